@@ -1,0 +1,63 @@
+// Builds Tandem's bundles: the extension host (node, cjs), the execute server (node), the panel (browser)
+// and the integration tests that run inside VS Code. `--watch` rebuilds on change; `--production`
+// minifies without source maps (what the package ships).
+import * as esbuild from "esbuild";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  legalComments: production ? "none" : "inline",
+};
+
+const node = { ...common, platform: "node", format: "cjs", target: "node20", external: ["vscode"] };
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: { extension: "src/vscode/extension.ts" }, outdir: "dist" },
+  { ...common, platform: "browser", format: "iife", target: "es2022", entryPoints: { webview: "webview-ui/main.ts" }, outdir: "dist" },
+];
+if (existsSync(join(root, "src/execute/main.ts"))) {
+  builds.push({ ...node, entryPoints: { "execute-server": "src/execute/main.ts" }, outdir: "dist" });
+}
+if (existsSync(join(root, "src/agent/pdf-bundle.ts"))) {
+  // PDF parsing is heavy (~1.5 MB): its own file, loaded only when a PDF is attached.
+  builds.push({ ...node, entryPoints: { pdf: "src/agent/pdf-bundle.ts" }, outdir: "dist" });
+}
+if (!production) {
+  // The integration tests run inside VS Code's extension host; mocha is resolved from node_modules.
+  builds.push({
+    ...node,
+    entryPoints: { index: "test/integration/suite/index.ts" },
+    outdir: "out/integration",
+    external: ["vscode", "mocha"],
+  });
+}
+
+function copyAssets() {
+  mkdirSync(join(root, "dist"), { recursive: true });
+  const codicons = join(root, "node_modules/@vscode/codicons/dist");
+  copyFileSync(join(codicons, "codicon.css"), join(root, "dist/codicon.css"));
+  copyFileSync(join(codicons, "codicon.ttf"), join(root, "dist/codicon.ttf"));
+  const worker = join(root, "node_modules/pdf-parse/dist/pdf-parse/cjs/pdf.worker.mjs");
+  if (existsSync(worker)) copyFileSync(worker, join(root, "dist/pdf.worker.mjs"));
+}
+
+copyAssets();
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log("watching for changes…");
+} else {
+  const started = performance.now();
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`built ${builds.length} bundles in ${Math.round(performance.now() - started)} ms`);
+}

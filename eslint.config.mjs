@@ -1,0 +1,23 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "out/", "node_modules/", ".vscode-test/", ".artifacts/", "*.vsix"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        console: "readonly", process: "readonly", setTimeout: "readonly", clearTimeout: "readonly",
+        setInterval: "readonly", clearInterval: "readonly", URL: "readonly", Buffer: "readonly",
+        fetch: "readonly", AbortController: "readonly", TextEncoder: "readonly", TextDecoder: "readonly",
+        performance: "readonly", structuredClone: "readonly", queueMicrotask: "readonly",
+      },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-explicit-any": "error",
+      eqeqeq: ["error", "smart"],
+    },
+  },
+);

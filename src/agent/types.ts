@@ -1,0 +1,154 @@
+/** The shared types of the agent core: what a model reads and writes, and what a run shows. */
+
+/** A tool call the model made: its id, the tool, and its arguments (a JSON object's text). */
+export interface Call {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * One message of the conversation: "user" (with pictures as data URLs), "assistant" (its text,
+ * reasoning, the calls it made and the provider's reasoning details that continue it) or "tool"
+ * (the result `text` of the call `call`).
+ */
+export type Message =
+  | { role: "user"; text: string; images?: string[] }
+  | { role: "assistant"; text: string; reasoning?: string; calls?: Call[]; details?: unknown[] }
+  | { role: "tool"; call: string; name?: string; text: string };
+
+/** Why a limit ended a run. */
+export type Limit = "rounds" | "tokens" | "time";
+
+/**
+ * What a run shows as it goes: text and reasoning as the model writes them, a call when it calls a
+ * tool, its result (or why it failed), and at the end exactly one of done / error / stopped.
+ */
+export type Piece =
+  | { kind: "text"; text: string }
+  | { kind: "reasoning"; text: string }
+  | { kind: "call"; call: Call }
+  | { kind: "result"; call: Call; text: string }
+  | { kind: "failed"; call: Call; text: string }
+  | { kind: "done"; text: string; limit?: Limit }
+  | { kind: "error"; text: string }
+  | { kind: "stopped"; text: string };
+
+/** A tool as a model API takes it (an OpenAI function object). */
+export interface FunctionTool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** Sampling settings a caller may give one turn; an endpoint passes on what it understands. */
+export interface Parameters {
+  temperature?: number;
+  maxTokens?: number;
+  stop?: string[];
+  topP?: number;
+  topK?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  reasoningEffort?: "low" | "medium" | "high";
+}
+
+/** What the model is asked for one turn. `answer`: write, do not call a tool. */
+export interface Request {
+  instructions: string;
+  messages: Message[];
+  tools: FunctionTool[];
+  answer: boolean;
+  parameters?: Parameters;
+  /** Aborts the turn's HTTP stream. */
+  signal?: AbortSignal;
+}
+
+/** One turn of the model: what it wrote, its calls, and the tokens it wrote and read. */
+export interface Turn {
+  text: string;
+  reasoning: string;
+  calls: Call[];
+  details: unknown[];
+  /** Tokens written. */
+  tokens: number;
+  /** Tokens read. */
+  input: number;
+  /** The model's context window in tokens (0: unknown). */
+  window: number;
+}
+
+/**
+ * A model: its name and the function that writes one turn, giving each text or reasoning piece
+ * to `each` as it comes (a false from `each` stops the turn).
+ */
+export interface Model {
+  name: string;
+  turn(request: Request, each: (piece: Piece) => boolean | void): Promise<Turn>;
+}
+
+/** A tool: its name, what it does, the JSON Schema of its input, and how it runs. */
+export interface Tool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  /** A call of a read-only tool runs without `approve`. */
+  readOnly: boolean;
+  /** Runs on the arguments' JSON text and answers text (JSON for records). Throws to fail. */
+  run(args: string, signal: AbortSignal): Promise<string>;
+  /** How long a call may take before it fails (default: the run's). */
+  timeoutMs?: number;
+}
+
+/** A file the person gives with a message: its name, media type and where it is on disk. */
+export interface Attachment {
+  name: string;
+  type: string;
+  path: string;
+}
+
+/** The name of the tool that `ask` adds: its input is the record asked for. */
+export const ANSWER = "answer";
+/** What a declined call gives the model as its result. */
+export const DECLINED = "The person declined this call.";
+/** The name of the tool that reads a long document in parts. */
+export const READ_FILE = "read_file";
+
+/**
+ * An agent: the model, its instructions and tools, the conversation so far (each run adds to it),
+ * its limits, the tokens its runs wrote and read, how full the context is, and what a person does
+ * to a running agent (`stop`, asked between pieces and rounds; `approve`, asked before each call
+ * of a tool that is not read-only — it may wait for the person).
+ */
+export interface Agent {
+  model: Model;
+  instructions: string;
+  tools: Tool[];
+  history: Message[];
+  /** Tool rounds of one run (default 16). */
+  rounds: number;
+  /** Tokens written in one run (0: none). */
+  maxTokens: number;
+  /** Milliseconds of one run (0: none). */
+  maxMs: number;
+  stop: () => boolean;
+  approve: (call: Call) => boolean | Promise<boolean>;
+  /** Tokens written by all runs. */
+  tokens: number;
+  /** Tokens read by all runs. */
+  input: number;
+  /** Tokens the conversation holds after the last turn. */
+  context: number;
+  /** The model's window (0: unknown). */
+  window: number;
+  /** Sampling settings for every turn. */
+  parameters?: Parameters;
+  /** How long a tool call may take when its tool does not say (default 120 000 ms). */
+  timeoutMs?: number;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  each?: (piece: Piece) => void;
+  files?: Attachment[];
+  signal?: AbortSignal;
+}
