@@ -17,7 +17,10 @@ for (const name of names) {
     console.error(`no benchmark "${name}"; there are: ${all.join(", ")}`);
     process.exit(2);
   }
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--expose-gc", file], { cwd: root, stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--expose-gc", file], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -7,7 +7,8 @@ class Counted extends Mocha.reporters.Spec {
     super(runner, options);
     runner.once("end", () => {
       const file = process.env.TANDEM_COUNT_FILE;
-      if (file) writeFileSync(file, JSON.stringify({ passed: runner.stats.passes, failed: runner.stats.failures }));
+      if (file)
+        writeFileSync(file, JSON.stringify({ passed: runner.stats.passes, failed: runner.stats.failures }));
     });
   }
 }

@@ -11,6 +11,15 @@ const run = (cmd, args) => {
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const out = `tandem-${version}.vsix`;
 run(process.execPath, ["esbuild.mjs", "--production"]);
-run(process.execPath, [join(root, "node_modules/@vscode/vsce/vsce"), "package", "--no-dependencies", "--allow-missing-repository", "-o", out]);
+run(process.execPath, [
+  join(root, "node_modules/@vscode/vsce/vsce"),
+  "package",
+  "--no-dependencies",
+  "--allow-missing-repository",
+  "-o",
+  out,
+]);
 const kb = (f) => Math.round(statSync(join(root, f)).size / 1024);
-console.log(`${out}: ${kb(out)} KB (extension.js ${kb("dist/extension.js")} KB, webview.js ${kb("dist/webview.js")} KB)`);
+console.log(
+  `${out}: ${kb(out)} KB (extension.js ${kb("dist/extension.js")} KB, webview.js ${kb("dist/webview.js")} KB)`,
+);

@@ -19,11 +19,21 @@ function step(what, cmd, args, hint) {
 }
 
 if (!existsSync(join(root, "node_modules/esbuild"))) {
-  step("installing dependencies", "npm", ["ci", "--no-audit", "--no-fund"], "`npm ci` failed; check the network to the npm registry and run it again.");
+  step(
+    "installing dependencies",
+    "npm",
+    ["ci", "--no-audit", "--no-fund"],
+    "`npm ci` failed; check the network to the npm registry and run it again.",
+  );
 }
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const vsix = join(root, `tandem-${version}.vsix`);
-step("building and packaging Tandem", process.execPath, ["scripts/package.mjs"], "the build failed (see above). Fix the error, or run `npm ci` to restore the dependencies, then `npm start` again.");
+step(
+  "building and packaging Tandem",
+  process.execPath,
+  ["scripts/package.mjs"],
+  "the build failed (see above). Fix the error, or run `npm ci` to restore the dependencies, then `npm start` again.",
+);
 if (!existsSync(vsix) || !existsSync(join(root, "dist/extension.js"))) {
   fail("the package is missing after the build. Run `npm run package` and read its output.");
 }
@@ -32,7 +42,9 @@ const vscode = await import("./vscode.mjs");
 try {
   vscode.ensureCodeServer();
 } catch (e) {
-  fail(`${e.message}. On Debian, first: sudo apt-get install -y libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev`);
+  fail(
+    `${e.message}. On Debian, first: sudo apt-get install -y libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev`,
+  );
 }
 const home = join(vscode.testDir, "start");
 const dirs = { user: join(home, "user"), server: join(home, "server"), extensions: join(home, "extensions") };
@@ -48,13 +60,83 @@ try {
   fail(e.message);
 }
 const port = Number(process.env.PORT) || (await vscode.freePort());
-const model = process.env.AI_URL || process.env.AI_MODEL ? `${process.env.AI_MODEL ?? "(default model)"} at ${process.env.AI_URL ?? "OpenRouter"}` : "none yet: set one in the panel or with AI_URL / AI_MODEL / AI_API_KEY";
-const server = await vscode.startServer(port, dirs, { extra: ["--disable-workspace-trust"] }).catch((e) => fail(e.message));
-const stop = () => {
+const { model, env, demo } = await chooseModel();
+const server = await vscode
+  .startServer(port, dirs, { extra: ["--disable-workspace-trust"], env })
+  .catch((e) => fail(e.message));
+const stop = async () => {
   server.stop();
+  await demo?.stop();
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-console.log(`\nTandem ${version} is running in VS Code 1.139.\n  Open:   http://127.0.0.1:${port}/?folder=${encodeURI(workspace)}\n  Model:  ${model}\n  Stop:   Ctrl-C\n`);
+console.log(
+  `\nTandem ${version} is running in VS Code 1.139.\n  Open:   http://127.0.0.1:${port}/?folder=${encodeURI(workspace)}\n  Model:  ${model}\n  Stop:   Ctrl-C\n`,
+);
 server.child.on("exit", (code) => fail(`VS Code exited with ${code}`));
+
+/** The model Tandem starts with: AI_URL / AI_MODEL, else a server on this computer, else the demo model. */
+async function chooseModel() {
+  if (process.env.AI_URL || process.env.AI_MODEL) {
+    return {
+      model: `${process.env.AI_MODEL ?? "(the endpoint's first model)"} at ${process.env.AI_URL ?? "OpenRouter"}`,
+      env: {},
+    };
+  }
+  const local = await findLocalServer();
+  if (local) return { model: `the models of ${local} (found on this computer)`, env: {} };
+  console.log("• no model configured and none found on this computer: starting the demo model");
+  const dir = join(vscode.testDir, "demo");
+  if (!existsSync(join(dir, "node_modules/node-llama-cpp"))) {
+    mkdirSync(dir, { recursive: true });
+    step(
+      "installing the inference runtime node-llama-cpp (once)",
+      "npm",
+      [
+        "install",
+        "--prefix",
+        dir,
+        "--no-audit",
+        "--no-fund",
+        "-E",
+        "--omit=optional",
+        "node-llama-cpp@3.21.1",
+        "@node-llama-cpp/linux-x64@3.21.1",
+      ],
+      "installing node-llama-cpp failed; set AI_URL and AI_MODEL to use your own model instead.",
+    );
+  }
+  const { makeGguf } = await import("./demo-model/make-gguf.mjs");
+  const { serveDemo, DEMO_MODEL } = await import("./demo-model/serve.mjs");
+  const modelPath = makeGguf(join(dir, `${DEMO_MODEL}.gguf`));
+  const demo = await serveDemo({ dir, modelPath }).catch((e) =>
+    fail(`the demo model did not start: ${e.message}`),
+  );
+  return {
+    model: `${DEMO_MODEL} — a DEMO model with random weights (it writes gibberish) at ${demo.url}. Set AI_URL / AI_MODEL / AI_API_KEY for a real one.`,
+    env: { AI_URL: demo.url, AI_MODEL: DEMO_MODEL, AI_API_KEY: "none" },
+    demo,
+  };
+}
+
+/** The first model server answering on this computer's usual ports, if any. */
+async function findLocalServer() {
+  const servers = [
+    ["Ollama", 11434],
+    ["LM Studio", 1234],
+    ["llama.cpp", 8080],
+    ["vLLM", 8000],
+  ];
+  const found = await Promise.all(
+    servers.map(async ([name, port]) => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/models`, { signal: AbortSignal.timeout(400) });
+        return res.ok ? name : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return found.find(Boolean);
+}

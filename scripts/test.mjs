@@ -16,27 +16,43 @@ function sh(cmd, args, env = {}) {
 }
 
 /** A check that passes or fails as a whole. */
-const check = (cmd, args) => () => (sh(cmd, args) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+const check = (cmd, args) => () =>
+  sh(cmd, args) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 
 /** A mocha run whose counts come from the counting reporter. */
-const mocha = (name, globs, extra = []) => () => {
-  const file = join(artifacts, `${name}-count.json`);
-  rmSync(file, { force: true });
-  const code = sh(bin("mocha"), ["--node-option", "import=tsx", "--reporter", join(root, "scripts/mocha-count.cjs"), ...extra, ...globs], {
-    TANDEM_COUNT_FILE: file,
-  });
-  if (!existsSync(file)) return { passed: 0, failed: 1, note: `${name}: mocha exited with ${code} before reporting` };
-  const counts = JSON.parse(readFileSync(file, "utf8"));
-  // A crash after the counts (an unhandled rejection) still fails the stage.
-  if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  return counts;
-};
+const mocha =
+  (name, globs, extra = []) =>
+  () => {
+    const file = join(artifacts, `${name}-count.json`);
+    rmSync(file, { force: true });
+    const code = sh(
+      bin("mocha"),
+      [
+        "--node-option",
+        "import=tsx",
+        "--reporter",
+        join(root, "scripts/mocha-count.cjs"),
+        ...extra,
+        ...globs,
+      ],
+      {
+        TANDEM_COUNT_FILE: file,
+      },
+    );
+    if (!existsSync(file))
+      return { passed: 0, failed: 1, note: `${name}: mocha exited with ${code} before reporting` };
+    const counts = JSON.parse(readFileSync(file, "utf8"));
+    // A crash after the counts (an unhandled rejection) still fails the stage.
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  };
 
 const vscode = () => {
   const file = join(artifacts, "vscode-results.json");
   rmSync(file, { force: true });
   const code = sh(process.execPath, [join(root, "test/integration/run.mjs")]);
-  if (!existsSync(file)) return { passed: 0, failed: 1, note: `vscode: the harness exited with ${code} before reporting` };
+  if (!existsSync(file))
+    return { passed: 0, failed: 1, note: `vscode: the harness exited with ${code} before reporting` };
   return JSON.parse(readFileSync(file, "utf8"));
 };
 
@@ -73,7 +89,9 @@ for (const name of order) {
   const r = stages[name]();
   passed += r.passed;
   failed += r.failed;
-  lines.push(`${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${Math.round((Date.now() - started) / 1000)} s${r.note ? `  (${r.note})` : ""}`);
+  lines.push(
+    `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${Math.round((Date.now() - started) / 1000)} s${r.note ? `  (${r.note})` : ""}`,
+  );
 }
 console.log(`\n${lines.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);

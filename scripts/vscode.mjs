@@ -36,7 +36,11 @@ export function ensureCodeServer(log = console.log) {
   if (!existsSync(installed)) {
     log(`installing code-server ${CODE_SERVER} into .vscode-test/ (about 3 minutes, once) …`);
     // Its native modules are compiled against Node 24's headers, not the system Node's.
-    const env = { ...process.env, PATH: `${join(nodeDir, "bin")}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
+    const env = {
+      ...process.env,
+      PATH: `${join(nodeDir, "bin")}:${process.env.PATH}`,
+      npm_config_nodedir: nodeDir,
+    };
     npmInstall(join(testDir, "server"), `code-server@${CODE_SERVER}`, env);
     writeFileSync(installed, `${CODE_SERVER}\n`);
   }
@@ -79,7 +83,19 @@ export function serverArgs(port, dirs, extra = []) {
 export function installVsix(vsix, dirs) {
   const r = spawnSync(
     node24,
-    [serverMain, "--install-extension", vsix, "--force", "--extensions-dir", dirs.extensions, "--user-data-dir", dirs.user, "--server-data-dir", dirs.server, "--accept-server-license-terms"],
+    [
+      serverMain,
+      "--install-extension",
+      vsix,
+      "--force",
+      "--extensions-dir",
+      dirs.extensions,
+      "--user-data-dir",
+      dirs.user,
+      "--server-data-dir",
+      dirs.server,
+      "--accept-server-license-terms",
+    ],
     { stdio: "pipe", encoding: "utf8" },
   );
   if (r.status !== 0) throw new Error(`installing ${vsix} failed:\n${r.stdout}\n${r.stderr}`);
@@ -132,6 +148,8 @@ export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** Fails with a clear message when Debian's Chromium is missing. */
 export function requireChromium() {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium is missing at ${chromiumPath}: install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `Chromium is missing at ${chromiumPath}: install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`,
+    );
   }
 }

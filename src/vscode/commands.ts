@@ -1,19 +1,110 @@
 import * as vscode from "vscode";
+import type { Models } from "./models";
+import { VENDOR } from "./models";
+import { endpointSettings, keyName, ENV_ENDPOINT } from "./settings";
 
-/** The command-palette commands. */
-export function registerCommands(context: vscode.ExtensionContext) {
+/** What the commands reach: the models, and the side panel (once the panel part is wired). */
+export interface CommandParts {
+  models: Models;
+  /** Sends a question to the side panel's current conversation. */
+  ask: (text: string) => Promise<void>;
+  onModelChosen: (id: string, name: string) => void;
+}
+
+/** "Tandem: Set API Key": the key of one endpoint, into SecretStorage only. */
+async function setApiKey(context: vscode.ExtensionContext, parts: CommandParts) {
+  const endpoints = endpointSettings();
+  if (!endpoints.length) {
+    const open = vscode.l10n.t("Open Settings");
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t("Add an endpoint under Settings › Tandem › Endpoints first."),
+      open,
+    );
+    if (pick === open)
+      await vscode.commands.executeCommand("workbench.action.openSettings", "tandem.endpoints");
+    return;
+  }
+  const picked =
+    endpoints.length === 1
+      ? endpoints[0]
+      : (
+          await vscode.window.showQuickPick(
+            endpoints.map((e) => ({ label: e.name, description: e.baseURL, endpoint: e })),
+            { title: vscode.l10n.t("Set the API key of which endpoint?") },
+          )
+        )?.endpoint;
+  if (!picked) return;
+  const key = await vscode.window.showInputBox({
+    title: vscode.l10n.t("API key for {0}", picked.name),
+    prompt:
+      picked.name === ENV_ENDPOINT
+        ? vscode.l10n.t("Overrides AI_API_KEY for this endpoint.")
+        : picked.baseURL,
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: vscode.l10n.t("Paste the key; leave empty to remove it"),
+  });
+  if (key === undefined) return;
+  if (key.trim()) await context.secrets.store(keyName(picked.name), key.trim());
+  else await context.secrets.delete(keyName(picked.name));
+  parts.models.refresh();
+  vscode.window.showInformationMessage(
+    key.trim()
+      ? vscode.l10n.t("The key of {0} is saved.", picked.name)
+      : vscode.l10n.t("The key of {0} is removed.", picked.name),
+  );
+}
+
+/** "Tandem: Select Model": picks from the catalogue, makes it Tandem's default and selects it in the Chat view. */
+async function selectModel(parts: CommandParts) {
+  const choices = await parts.models.choices();
+  if (!choices.length) {
+    vscode.window.showInformationMessage(
+      vscode.l10n.t("No model found. Add an endpoint in settings, or start a local model server."),
+    );
+    return;
+  }
+  const items: Array<vscode.QuickPickItem & { id?: string }> = [];
+  let group = "";
+  for (const c of choices) {
+    if (c.group !== group) {
+      items.push({ label: c.group, kind: vscode.QuickPickItemKind.Separator });
+      group = c.group;
+    }
+    items.push({ label: c.name, description: c.id, detail: c.note || undefined, id: c.id });
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t("Tandem's model"),
+    matchOnDescription: true,
+  });
+  if (!picked?.id) return;
+  await vscode.workspace
+    .getConfiguration("tandem")
+    .update("defaultModel", picked.id, vscode.ConfigurationTarget.Global);
+  parts.onModelChosen(picked.id, picked.label);
+  if (!picked.id.startsWith("vscode:")) {
+    // Select it in VS Code's Chat view too, so @tandem and the Chat view use it.
+    await vscode.commands
+      .executeCommand("workbench.action.chat.open", { modelSelector: { vendor: VENDOR, id: picked.id } })
+      .then(undefined, () => undefined);
+  }
+}
+
+/** The command-palette commands that need no conversation. */
+export function registerCommands(context: vscode.ExtensionContext, parts: CommandParts) {
   context.subscriptions.push(
     vscode.commands.registerCommand("tandem.ask", async (question?: string) => {
       const text =
-        question ??
-        (await vscode.window.showInputBox({
-          title: vscode.l10n.t("Ask Tandem"),
-          prompt: vscode.l10n.t("What should Tandem do?"),
-          ignoreFocusOut: true,
-        }));
-      if (!text) return undefined;
-      await vscode.commands.executeCommand("tandem.chatView.focus");
-      return text;
+        typeof question === "string"
+          ? question
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t("Ask Tandem"),
+              prompt: vscode.l10n.t("The answer appears in the Tandem panel."),
+              ignoreFocusOut: true,
+            });
+      if (text?.trim()) await parts.ask(text.trim());
     }),
+    vscode.commands.registerCommand("tandem.setApiKey", () => setApiKey(context, parts)),
+    vscode.commands.registerCommand("tandem.selectModel", () => selectModel(parts)),
   );
 }

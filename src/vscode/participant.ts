@@ -1,16 +1,174 @@
 import * as vscode from "vscode";
+import type { Attachment, Message, Model, Piece, Tool } from "../agent/types";
+import { lmModel } from "./lm-model";
+import { Models, VENDOR } from "./models";
+import { settings } from "./settings";
 
-/** The @tandem participant in VS Code's Chat view. */
-export function registerParticipant(context: vscode.ExtensionContext) {
-  const participant = vscode.chat.createChatParticipant("tandem.chat", async (_request, _chat, stream) => {
-    stream.markdown(
-      vscode.l10n.t(
-        "No model is configured yet. Add an endpoint under **Settings › Tandem › Endpoints**, or set `AI_URL` and `AI_MODEL` before starting VS Code.",
-      ),
-    );
-    return { metadata: { configured: false } };
-  });
+/** What the participant needs from the rest of Tandem. */
+export interface ParticipantParts {
+  models: Models;
+  /** The workspace tools offered to the agent (read-only ones in an untrusted workspace). */
+  tools: () => Tool[];
+  /** Asks the person about a call that is not read-only. */
+  approve: (tool: string, args: string) => Promise<boolean>;
+}
+
+const INSTRUCTIONS = [
+  "You are Tandem, a careful coding agent inside VS Code. Answer in Markdown.",
+  "Use the tools to read the workspace before you answer questions about it; cite files by their workspace paths.",
+  "Tools that change files or run commands ask the person first; if a call is declined, do not repeat it.",
+].join("\n");
+
+/** The history of VS Code's Chat view as core messages (only this participant's turns are given). */
+export function historyOf(context: vscode.ChatContext): Message[] {
+  const out: Message[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) out.push({ role: "user", text: turn.prompt });
+    else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ""))
+        .join("");
+      if (text) out.push({ role: "assistant", text });
+    }
+  }
+  return out;
+}
+
+/** The files and selections the person referenced (#file, a selection) as attachments and notes. */
+async function referencesOf(request: vscode.ChatRequest): Promise<{ files: Attachment[]; notes: string[] }> {
+  const files: Attachment[] = [];
+  const notes: string[] = [];
+  for (const ref of request.references) {
+    const value = ref.value;
+    if (value instanceof vscode.Uri && value.scheme === "file") {
+      files.push({ name: vscode.workspace.asRelativePath(value), type: "", path: value.fsPath });
+    } else if (value instanceof vscode.Location) {
+      const doc = await vscode.workspace.openTextDocument(value.uri);
+      const where = `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}-${value.range.end.line + 1}`;
+      notes.push(`Selection from ${where}:\n\`\`\`${doc.languageId}\n${doc.getText(value.range)}\n\`\`\``);
+    } else if (typeof value === "string") {
+      notes.push(value);
+    }
+  }
+  return { files, notes };
+}
+
+/** The prompt a slash command asks for. */
+function promptOf(request: vscode.ChatRequest): string {
+  if (request.command === "explain") {
+    const editor = vscode.window.activeTextEditor;
+    const target = editor
+      ? editor.selection.isEmpty
+        ? `the file ${vscode.workspace.asRelativePath(editor.document.uri)}`
+        : `this selection from ${vscode.workspace.asRelativePath(editor.document.uri)}:\n\`\`\`${editor.document.languageId}\n${editor.document.getText(editor.selection)}\n\`\`\``
+      : "the code I am looking at";
+    return `Explain ${target}. ${request.prompt}`.trim();
+  }
+  if (request.command === "plan") {
+    return `Make a step-by-step plan for the following, as a Markdown checklist. Read what you need, but change nothing yet.\n\n${request.prompt}`;
+  }
+  return request.prompt;
+}
+
+/** The core model for the model selected in the Chat view (Tandem's own resolve to the endpoint directly). */
+async function modelOf(
+  parts: ParticipantParts,
+  chosen: vscode.LanguageModelChat | undefined,
+): Promise<Model | undefined> {
+  if (chosen?.vendor === VENDOR) return parts.models.resolve(chosen.id);
+  if (chosen) return lmModel(chosen);
+  return parts.models.resolve("");
+}
+
+/** Streams a run's pieces into the Chat view's response. */
+function show(stream: vscode.ChatResponseStream, piece: Piece) {
+  switch (piece.kind) {
+    case "text":
+      stream.markdown(piece.text);
+      break;
+    case "reasoning":
+      break;
+    case "call":
+      stream.progress(vscode.l10n.t("Running {0}…", piece.call.name));
+      break;
+    case "failed":
+      stream.markdown(
+        `\n\n> ${vscode.l10n.t("{0} failed: {1}", piece.call.name, piece.text.split("\n")[0])}\n\n`,
+      );
+      break;
+    case "done":
+      if (piece.limit) stream.markdown(`\n\n_${vscode.l10n.t("Stopped at the {0} limit.", piece.limit)}_`);
+      break;
+    case "error":
+      stream.markdown(`\n\n**${vscode.l10n.t("Error")}:** ${piece.text}`);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The @tandem participant in VS Code's Chat view, answering with the agent core. */
+export function registerParticipant(context: vscode.ExtensionContext, parts: ParticipantParts) {
+  const handler: vscode.ChatRequestHandler = async (request, chat, stream, token) => {
+    if (request.command === "new") {
+      stream.markdown(vscode.l10n.t("Starting a new conversation."));
+      stream.button({ command: "workbench.action.chat.newChat", title: vscode.l10n.t("New Chat") });
+      return {};
+    }
+    if (request.command === "model") {
+      const choices = await parts.models.choices();
+      stream.markdown(
+        choices.length
+          ? `${vscode.l10n.t("Models Tandem can use:")}\n\n${choices.map((c) => `- \`${c.id}\` — ${c.name} (${c.group})`).join("\n")}`
+          : vscode.l10n.t("No model is configured yet."),
+      );
+      stream.button({ command: "tandem.selectModel", title: vscode.l10n.t("Select Model") });
+      return {};
+    }
+    const model = await modelOf(parts, request.model);
+    if (!model) {
+      stream.markdown(
+        vscode.l10n.t(
+          "No model is configured yet. Add an endpoint under **Settings › Tandem › Endpoints**, or set `AI_URL` and `AI_MODEL` before starting VS Code.",
+        ),
+      );
+      stream.button({
+        command: "workbench.action.openSettings",
+        title: vscode.l10n.t("Open Settings"),
+        arguments: ["tandem.endpoints"],
+      });
+      return { metadata: { configured: false } };
+    }
+    const { agent, run } = await import("../agent/index");
+    const limits = settings();
+    const a = agent(model, INSTRUCTIONS, parts.tools());
+    Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
+    a.history = historyOf(chat);
+    a.approve = (call) => parts.approve(call.name, call.arguments);
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort());
+    const { files, notes } = await referencesOf(request);
+    for (const f of files) stream.reference(vscode.Uri.file(f.path));
+    const prompt = [promptOf(request), ...notes].join("\n\n");
+    try {
+      await run(a, prompt, { each: (piece) => show(stream, piece), files, signal: abort.signal });
+    } catch {
+      // The error piece has already been shown.
+      return { errorDetails: { message: vscode.l10n.t("The run failed.") } };
+    }
+    return { metadata: { model: model.name } };
+  };
+  const participant = vscode.chat.createChatParticipant("tandem.chat", handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "tandem.svg");
+  participant.followupProvider = {
+    provideFollowups: (result) =>
+      result.metadata?.model
+        ? [
+            { prompt: vscode.l10n.t("Explain that in more detail"), label: vscode.l10n.t("Explain more") },
+            { prompt: vscode.l10n.t("What should I do next?"), label: vscode.l10n.t("Next steps") },
+          ]
+        : [],
+  };
   context.subscriptions.push(participant);
   return participant;
 }

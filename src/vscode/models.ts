@@ -1,0 +1,103 @@
+import * as vscode from "vscode";
+import type { Model } from "../agent/types";
+import type { Choice } from "../chat/rows";
+import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";
+import { lmModel } from "./lm-model";
+import { apiKey, endpointSettings, settings, type EndpointSetting } from "./settings";
+
+/** Tandem's own vendor in VS Code's model picker (its models are the configured endpoints'). */
+export const VENDOR = "tandem";
+
+/**
+ * The models Tandem can answer with: the configured endpoints' (keys from SecretStorage), the model
+ * servers on this computer, and the models VS Code offers. The catalogue and the endpoint client
+ * (the openai SDK) load on first use, not at activation.
+ */
+export class Models {
+  private listed?: Promise<Choice[]>;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  /** The endpoints with their keys, in the catalogue's shape; the first is the default endpoint. */
+  async endpoints(): Promise<Array<CatalogueEndpoint & { setting: EndpointSetting }>> {
+    return Promise.all(
+      endpointSettings().map(async (setting) => ({
+        name: setting.name,
+        baseURL: setting.baseURL,
+        apiKey: await apiKey(this.secrets, setting.name),
+        model: Array.isArray(setting.models) ? setting.models[0] : undefined,
+        setting,
+      })),
+    );
+  }
+
+  /** The catalogue, asked once and kept until `refresh`. */
+  choices(): Promise<Choice[]> {
+    this.listed ??= this.list();
+    return this.listed;
+  }
+
+  refresh() {
+    this.listed = undefined;
+  }
+
+  private async list(): Promise<Choice[]> {
+    const { catalogue, LOCAL_SERVERS } = await import("../chat/catalogue");
+    const editor = (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== VENDOR);
+    const endpoints = await this.endpoints();
+    const rows = await catalogue({
+      endpoints,
+      editor: editor.map((m) => ({
+        vendor: m.vendor,
+        id: m.id,
+        name: m.name,
+        family: m.family,
+        maxInputTokens: m.maxInputTokens,
+      })),
+      local: settings().localServers ? LOCAL_SERVERS : [],
+    });
+    // An endpoint that names its models offers exactly those.
+    return rows.filter((row) => {
+      const e = endpoints.find((x) => row.group === x.name);
+      return (
+        !e ||
+        !Array.isArray(e.setting.models) ||
+        e.setting.models.some((m) => row.id === m || row.id.endsWith(`/${m}`))
+      );
+    });
+  }
+
+  /** The id of the model to use when none is chosen: the setting, else the first in the catalogue. */
+  async defaultId(): Promise<string> {
+    const chosen = settings().defaultModel;
+    if (chosen) return chosen;
+    return (await this.choices())[0]?.id ?? "";
+  }
+
+  /** The core model of a catalogue id ("" the default), or undefined when none is configured. */
+  async resolve(id: string): Promise<Model | undefined> {
+    const wanted = id || (await this.defaultId());
+    if (!wanted) return undefined;
+    const { placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } = await import("../chat/catalogue");
+    const place = placeOf(wanted);
+    if (place.where === "vscode") {
+      const [chat] = await vscode.lm.selectChatModels({ vendor: place.vendor, id: place.model });
+      return chat && lmModel(chat);
+    }
+    const { endpoint } = await import("../agent/endpoint");
+    if (place.where === "local") {
+      const server = LOCAL_SERVERS.find((s) => s.name === place.server);
+      return server && endpoint({ baseURL: localBaseURL(server), model: place.model, apiKey: "none" });
+    }
+    const endpoints = await this.endpoints();
+    const found = endpointOf(wanted, endpoints);
+    if (!found) return undefined;
+    const e = found.endpoint as (typeof endpoints)[number];
+    return endpoint({
+      baseURL: e.baseURL,
+      apiKey: e.apiKey || "none",
+      model: found.model,
+      headers: e.setting.headers,
+    });
+  }
+}

@@ -1,0 +1,138 @@
+import * as vscode from "vscode";
+import type { Call, FunctionTool, Message } from "../agent/types";
+import { Models, VENDOR } from "./models";
+
+/** Core messages from the messages VS Code hands a provider (system instructions come as user text). */
+export function fromChatMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const m of messages) {
+    let text = "";
+    const calls: Call[] = [];
+    for (const part of m.content) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      else if (part instanceof vscode.LanguageModelToolCallPart) {
+        calls.push({ id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
+      } else if (part instanceof vscode.LanguageModelToolResultPart) {
+        const result = part.content
+          .map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : JSON.stringify(c)))
+          .join("");
+        out.push({ role: "tool", call: part.callId, text: result });
+      }
+    }
+    if (m.role === vscode.LanguageModelChatMessageRole.Assistant) {
+      out.push({ role: "assistant", text, ...(calls.length ? { calls } : {}) });
+    } else if (text) {
+      out.push({ role: "user", text });
+    }
+  }
+  return out;
+}
+
+/**
+ * Offers the configured endpoints' models (and the model servers on this computer) to VS Code itself:
+ * they work in VS Code's own Chat view, for other extensions, and for @tandem without a Copilot sign-in.
+ */
+export class EndpointProvider implements vscode.LanguageModelChatProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(private readonly models: Models) {}
+
+  /** Tells VS Code to ask for the models again (settings or keys changed). */
+  refresh() {
+    this.models.refresh();
+    this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(): Promise<vscode.LanguageModelChatInformation[]> {
+    const choices = await this.models.choices();
+    return choices
+      .filter((c) => !c.id.startsWith("vscode:"))
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        family: c.name,
+        version: "1",
+        detail: c.group,
+        tooltip: c.note || `${c.name} (${c.group})`,
+        maxInputTokens: windowOf(c.note) || 128_000,
+        maxOutputTokens: 16_384,
+        capabilities: { toolCalling: true, imageInput: true },
+      }));
+  }
+
+  async provideLanguageModelChatResponse(
+    info: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const model = await this.models.resolve(info.id);
+    if (!model) throw new Error(vscode.l10n.t("The model {0} is no longer configured.", info.name));
+    const abort = new AbortController();
+    const listener = token.onCancellationRequested(() => abort.abort());
+    try {
+      const tools: FunctionTool[] = (options.tools ?? []).map((t) => ({
+        type: "function",
+        function: {
+          name: t.name,
+          description: t.description,
+          parameters: (t.inputSchema as Record<string, unknown>) ?? { type: "object", properties: {} },
+        },
+      }));
+      const turn = await model.turn(
+        {
+          instructions: "",
+          messages: fromChatMessages(messages),
+          tools,
+          answer: false,
+          signal: abort.signal,
+        },
+        (piece) => {
+          if (piece.kind === "text") progress.report(new vscode.LanguageModelTextPart(piece.text));
+          return !token.isCancellationRequested;
+        },
+      );
+      for (const call of turn.calls) {
+        let input: object = {};
+        try {
+          input = JSON.parse(call.arguments || "{}") as object;
+        } catch {
+          input = { arguments: call.arguments };
+        }
+        progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, input));
+      }
+    } finally {
+      listener.dispose();
+    }
+  }
+
+  async provideTokenCount(
+    _info: vscode.LanguageModelChatInformation,
+    text: string | vscode.LanguageModelChatRequestMessage,
+  ) {
+    const value = typeof text === "string" ? text : JSON.stringify(text.content);
+    // About four characters a token: close enough for budgeting, without a tokenizer per model.
+    return Math.ceil(value.length / 4);
+  }
+}
+
+/** The context window a catalogue note names ("128k context"), or 0. */
+function windowOf(note: string): number {
+  const m = /(\d+)k\b/i.exec(note);
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+export function registerProvider(context: vscode.ExtensionContext, models: Models) {
+  const provider = new EndpointProvider(models);
+  context.subscriptions.push(
+    vscode.lm.registerLanguageModelChatProvider(VENDOR, provider),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("tandem.endpoints") || e.affectsConfiguration("tandem.localServers"))
+        provider.refresh();
+    }),
+    context.secrets.onDidChange((e) => e.key.startsWith("tandem.apiKey.") && provider.refresh()),
+  );
+  return provider;
+}
