@@ -16,6 +16,7 @@ run(process.execPath, [
   "package",
   "--no-dependencies",
   "--allow-missing-repository",
+  "--no-rewrite-relative-links",
   "-o",
   out,
 ]);

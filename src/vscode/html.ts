@@ -13,7 +13,13 @@ export interface PanelPage {
   title: string;
 }
 
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /** Text made safe for an HTML attribute or element. */
 function escape(text: string): string {
@@ -33,7 +39,8 @@ export function panelCsp(cspSource: string, nonce: string): string {
 
 /** The panel's HTML page under a strict CSP: no inline style, no inline script but the nonce's. */
 export function panelHtml(page: PanelPage): string {
-  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(page.nonce)) throw new Error("the nonce must be 16 or more base64 characters");
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(page.nonce))
+    throw new Error("the nonce must be 16 or more base64 characters");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -15,6 +15,7 @@ export const VENDOR = "tandem";
  */
 export class Models {
   private listed?: Promise<Choice[]>;
+  private own?: Promise<Choice[]>;
 
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
@@ -33,17 +34,27 @@ export class Models {
 
   /** The catalogue, asked once and kept until `refresh`. */
   choices(): Promise<Choice[]> {
-    this.listed ??= this.list();
+    this.listed ??= this.list(true);
     return this.listed;
+  }
+
+  /**
+   * The models Tandem itself serves (endpoints and this computer's servers), without asking vscode.lm:
+   * Tandem's language model provider lists these, and asking vscode.lm from there would wait on itself.
+   */
+  ownChoices(): Promise<Choice[]> {
+    this.own ??= this.list(false);
+    return this.own;
   }
 
   refresh() {
     this.listed = undefined;
+    this.own = undefined;
   }
 
-  private async list(): Promise<Choice[]> {
+  private async list(withEditor: boolean): Promise<Choice[]> {
     const { catalogue, LOCAL_SERVERS } = await import("../chat/catalogue");
-    const editor = (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== VENDOR);
+    const editor = withEditor ? (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== VENDOR) : [];
     const endpoints = await this.endpoints();
     const rows = await catalogue({
       endpoints,

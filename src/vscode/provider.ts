@@ -45,20 +45,18 @@ export class EndpointProvider implements vscode.LanguageModelChatProvider {
   }
 
   async provideLanguageModelChatInformation(): Promise<vscode.LanguageModelChatInformation[]> {
-    const choices = await this.models.choices();
-    return choices
-      .filter((c) => !c.id.startsWith("vscode:"))
-      .map((c) => ({
-        id: c.id,
-        name: c.name,
-        family: c.name,
-        version: "1",
-        detail: c.group,
-        tooltip: c.note || `${c.name} (${c.group})`,
-        maxInputTokens: windowOf(c.note) || 128_000,
-        maxOutputTokens: 16_384,
-        capabilities: { toolCalling: true, imageInput: true },
-      }));
+    const choices = await this.models.ownChoices();
+    return choices.map((c) => ({
+      id: c.id,
+      name: c.name,
+      family: c.name,
+      version: "1",
+      detail: c.group,
+      tooltip: c.note || `${c.name} (${c.group})`,
+      maxInputTokens: windowOf(c.note) || 128_000,
+      maxOutputTokens: 16_384,
+      capabilities: { toolCalling: true, imageInput: true },
+    }));
   }
 
   async provideLanguageModelChatResponse(

@@ -2,13 +2,29 @@
 // workbench in headless Chromium with mocha as the extension tests, and exits with the tests' result.
 // Prints `vscode: N passed, N failed` and writes .artifacts/vscode-results.json.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  cpSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { format } from "node:util";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import {
-  root, ensureCodeServer, freePort, installVsix, startServer, chromiumArgs, chromiumPath, requireChromium,
+  root,
+  ensureCodeServer,
+  freePort,
+  installVsix,
+  startServer,
+  chromiumArgs,
+  chromiumPath,
+  requireChromium,
 } from "../../scripts/vscode.mjs";
 
 const results = join(root, ".artifacts/vscode-results.json");
@@ -73,7 +89,12 @@ async function main() {
   cleanups.push(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const resultFile = join(run, "result.json");
-  const env = { TANDEM_TEST_RESULT: resultFile, TANDEM_WORKSPACE: workspace, TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "", ...(JSON.parse(process.env.TANDEM_TEST_ENV || "{}")) };
+  const env = {
+    TANDEM_TEST_RESULT: resultFile,
+    TANDEM_WORKSPACE: workspace,
+    TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
+    ...JSON.parse(process.env.TANDEM_TEST_ENV || "{}"),
+  };
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
     ["extensionDevelopmentPath", remote(extensionPath)],
@@ -86,7 +107,8 @@ async function main() {
   await page.exposeFunction("codeAutomationLog", (type, args) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
     // The workbench's own chatter (sign-in probes of built-in agents) is noise here.
-    if (line.trim() && (process.env.TANDEM_VERBOSE || !/^\[(AgentHost|RemoteAgentHostProtocol)\]/.test(line))) console.log(line);
+    if (line.trim() && (process.env.TANDEM_VERBOSE || !/^\[(AgentHost|RemoteAgentHostProtocol)\]/.test(line)))
+      console.log(line);
   });
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   await page.goto(url);

@@ -35,7 +35,8 @@ describe("Tandem in VS Code", () => {
     const deadline = Date.now() + 20_000;
     const ext = vscode.extensions.getExtension(ID)!;
     // The provider reports when VS Code asked it to resolve the view.
-    while (!ext.exports.panelResolved?.() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (!ext.exports.panelResolved?.() && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     assert.equal(ext.exports.panelResolved?.(), true, "the view was resolved");
   });
 });

@@ -6,16 +6,26 @@ import { metrics } from "./metrics";
 
 export async function run(): Promise<void> {
   const grep = process.env.TANDEM_TEST_GREP;
-  const mocha = new Mocha({ ui: "bdd", reporter: "spec", color: false, timeout: 60_000, ...(grep ? { grep } : {}) });
+  const mocha = new Mocha({
+    ui: "bdd",
+    reporter: "spec",
+    color: false,
+    timeout: 60_000,
+    ...(grep ? { grep } : {}),
+  });
   mocha.suite.emit("pre-require", globalThis, "integration", mocha);
   // Test files are bundled here and load after mocha's globals exist.
   await import("./activation.test");
+  await import("./participant.test");
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
-    const runner = mocha.run(() => resolve({ passes: runner.stats?.passes ?? 0, failures: runner.stats?.failures ?? 0 }));
+    const runner = mocha.run(() =>
+      resolve({ passes: runner.stats?.passes ?? 0, failures: runner.stats?.failures ?? 0 }),
+    );
     runner.on("fail", (test, err: Error) => failures.push(`${test.fullTitle()}: ${err.message}`));
   });
   const file = process.env.TANDEM_TEST_RESULT;
-  if (file) writeFileSync(file, JSON.stringify({ passed: stats.passes, failed: stats.failures, failures, metrics }));
+  if (file)
+    writeFileSync(file, JSON.stringify({ passed: stats.passes, failed: stats.failures, failures, metrics }));
   if (stats.failures > 0) throw new Error(`${stats.failures} integration tests failed`);
 }

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { answer, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+
+/** Waits until `check` gives a value, or fails after `ms`. */
+export async function until<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  ms = 20_000,
+  what = "the condition",
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("@tandem in the Chat view", () => {
+  let server: FixtureServer;
+
+  before(async () => {
+    server = await openaiServer();
+    server.models = [{ id: "fixture-model", object: "model", context_length: 32768 }];
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update(
+        "endpoints",
+        [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
+        vscode.ConfigurationTarget.Global,
+      );
+  });
+
+  after(async () => {
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update("endpoints", undefined, vscode.ConfigurationTarget.Global);
+    await server.close();
+  });
+
+  it("offers the configured endpoint's model to VS Code through Tandem's provider", async () => {
+    const models = await until(
+      async () => {
+        const found = await vscode.lm.selectChatModels({ vendor: "tandem" });
+        return found.length ? found : undefined;
+      },
+      20_000,
+      "Tandem's models in vscode.lm",
+    );
+    assert.deepEqual(
+      models.map((m) => m.name),
+      ["fixture-model"],
+    );
+  });
+
+  it("answers through the fixture endpoint", async () => {
+    server.script(answer("Hello from the fixture endpoint."));
+    const result = await vscode.commands.executeCommand<{
+      metadata?: { model?: string };
+      errorDetails?: unknown;
+    }>("workbench.action.chat.open", {
+      query: "@tandem say hello",
+      modelSelector: { vendor: "tandem", id: "fixture-model" },
+      blockOnResponse: true,
+    });
+    assert.equal(result?.errorDetails, undefined);
+    assert.equal(result?.metadata?.model, "fixture-model");
+    await until(() => server.requests.length > 0 || undefined, 30_000, "the request to reach the endpoint");
+    const messages = server.requests[0].body.messages as Array<{ role: string; content: unknown }>;
+    const last = messages.filter((m) => m.role === "user").pop();
+    assert.match(JSON.stringify(last?.content), /say hello/);
+  });
+});
