@@ -1,0 +1,138 @@
+/** Accumulates one streamed turn from Chat Completions chunks (never from `finalChatCompletion`). */
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { Tags } from "./tags";
+import { writtenCall } from "./textcalls";
+import type { Call, Piece, Turn } from "./types";
+
+/** The fields some servers add to a delta, which the SDK passes on untyped. */
+interface Extras {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  reasoning_details?: unknown;
+}
+
+type Detail = Record<string, unknown>;
+
+/** The fields of a reasoning detail that stream in parts. */
+const JOINED = new Set(["text", "summary", "data", "signature"]);
+
+/** One turn being assembled: pieces go to `each` as they come; a false from it halts the turn. */
+export class Assembly {
+  text = "";
+  reasoning = "";
+  tokens = 0;
+  input = 0;
+  /** Whether a piece was shown (after which a failed turn cannot be retried). */
+  shown = false;
+  /** Whether `each` asked to stop. */
+  halted = false;
+  private readonly details: Detail[] = [];
+  private readonly native = new Map<number, Call>();
+  private readonly written: Call[] = [];
+  private readonly tags = new Tags();
+  private body = "";
+
+  constructor(
+    private readonly each: (piece: Piece) => boolean | void,
+    private readonly names: Set<string>,
+  ) {}
+
+  /** Takes one chunk; false when the turn should halt. */
+  add(chunk: ChatCompletionChunk): boolean {
+    if (chunk.usage) {
+      this.tokens = chunk.usage.completion_tokens ?? this.tokens;
+      this.input = chunk.usage.prompt_tokens ?? this.input;
+    }
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) return !this.halted;
+    const extras = delta as Extras;
+    if (typeof extras.reasoning_content === "string") this.think(extras.reasoning_content);
+    const details = Array.isArray(extras.reasoning_details) ? (extras.reasoning_details as Detail[]) : [];
+    if (typeof extras.reasoning === "string") this.think(extras.reasoning);
+    else
+      for (const d of details)
+        this.think(typeof d.text === "string" ? d.text : typeof d.summary === "string" ? d.summary : "");
+    for (const d of details) this.detail(d);
+    for (const t of delta.tool_calls ?? []) {
+      const call = this.native.get(t.index) ?? { id: "", name: "", arguments: "" };
+      if (t.id) call.id = t.id;
+      if (t.function?.name) call.name += t.function.name;
+      if (t.function?.arguments) call.arguments += t.function.arguments;
+      this.native.set(t.index, call);
+    }
+    if (typeof delta.content === "string" && delta.content) this.segments(this.tags.feed(delta.content));
+    return !this.halted;
+  }
+
+  /** The turn as assembled so far, its held-back text flushed. */
+  turn(window: number): Turn {
+    this.segments(this.tags.flush());
+    const native = [...this.native.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+    let calls = native.length ? native : this.written;
+    let text = this.text;
+    // A model that writes a call as a whole answer of JSON, without tags.
+    if (!calls.length && this.names.size) {
+      const whole = writtenCall(text, this.names);
+      if (whole) [calls, text] = [[whole], ""];
+    }
+    return {
+      text,
+      reasoning: this.reasoning,
+      calls: this.halted ? [] : calls,
+      details: this.details,
+      tokens: this.tokens,
+      input: this.input,
+      window,
+    };
+  }
+
+  private think(text: string): void {
+    if (!text) return;
+    this.reasoning += text;
+    this.show({ kind: "reasoning", text });
+  }
+
+  private segments(segments: ReturnType<Tags["feed"]>): void {
+    for (const s of segments) {
+      if (s.kind === "reasoning") this.think(s.text);
+      else if (s.kind === "text") {
+        this.text += s.text;
+        this.show({ kind: "text", text: s.text });
+      } else if (s.text) this.body += s.text;
+      else {
+        const call = writtenCall(this.body);
+        if (call) this.written.push(call);
+        else {
+          // Not a call after all: the person sees what the model wrote.
+          const text = `<tool_call>${this.body}</tool_call>`;
+          this.text += text;
+          this.show({ kind: "text", text });
+        }
+        this.body = "";
+      }
+    }
+  }
+
+  private show(piece: Piece): void {
+    if (this.halted) return;
+    this.shown = true;
+    if (this.each(piece) === false) this.halted = true;
+  }
+
+  /** Provider reasoning details stream as parts of entries keyed by `index`: their strings join. */
+  private detail(part: Detail): void {
+    const index = typeof part.index === "number" ? part.index : undefined;
+    const entry = index === undefined ? undefined : this.details.find((d) => d.index === index);
+    if (!entry) {
+      this.details.push({ ...part });
+      return;
+    }
+    for (const [key, value] of Object.entries(part)) {
+      const old = entry[key];
+      entry[key] =
+        typeof value === "string" && typeof old === "string" && JOINED.has(key) ? old + value : value;
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/** OpenAI-compatible endpoints over the `openai` SDK: streamed turns, retries, and text-only tool calling. */
+import OpenAI from "openai";
+import { Assembly } from "./assembly";
+import { explain, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
+import type { Model, Request, Turn } from "./types";
+import { windowOf } from "./window";
+import { body } from "./wire";
+
+export { windowOf } from "./window";
+
+/** The OpenRouter API, used when AI_URL is unset. */
+export const OPENROUTER = "https://openrouter.ai/api/v1";
+
+/** How a served model streams: retries and how long it may stay silent. */
+export interface Streaming {
+  retry?: Partial<Retry>;
+  /** Longest silence before the first chunk, in ms (default 300 000: a local model may read for long). */
+  firstMs?: number;
+  /** Longest silence between chunks, in ms (default 60 000). */
+  idleMs?: number;
+}
+
+/** Where an endpoint is and which of its models to use; unset fields come from AI_URL, AI_API_KEY, AI_MODEL. */
+export interface EndpointOptions extends Streaming {
+  baseURL?: string;
+  apiKey?: string;
+  model?: string;
+  headers?: Record<string, string>;
+  /** The model's context window in tokens; unset or -1: read from GET /models at the first turn. */
+  window?: number;
+}
+
+/** The model `model` (default AI_MODEL) of the OpenAI-compatible API at AI_URL (OpenRouter when unset). */
+export function endpoint(options: EndpointOptions = {}): Model {
+  const env = process.env;
+  const baseURL = options.baseURL || env.AI_URL || OPENROUTER;
+  const model = options.model || env.AI_MODEL || "";
+  if (!model) throw new Error(`No model is set for ${baseURL}: give one or set AI_MODEL.`);
+  const openrouter = baseURL.startsWith(OPENROUTER);
+  const api = new OpenAI({
+    baseURL,
+    // Local servers take no key, but the SDK wants one.
+    apiKey: options.apiKey || env.AI_API_KEY || "none",
+    defaultHeaders: { ...(openrouter ? { "X-Title": "Tandem" } : {}), ...options.headers },
+    maxRetries: 0,
+    logLevel: "off",
+  });
+  return served(model, model, options.window ?? -1, () => api, options);
+}
+
+/**
+ * Model `id` of the API that `api` gives at each turn (a key may expire), shown as `name`;
+ * `window` is its context window in tokens (-1: read from the API at the first turn, 0: unknown).
+ * A turn whose API cannot be had fails with why, and the next turn asks again.
+ */
+export function served(
+  name: string,
+  id: string,
+  window: number,
+  api: () => OpenAI | Promise<OpenAI>,
+  streaming: Streaming = {},
+): Model {
+  const retry: Retry = { ...RETRY, ...streaming.retry };
+  const firstMs = streaming.firstMs ?? 300_000;
+  const idleMs = streaming.idleMs ?? 60_000;
+  // Set once the endpoint refuses `tools`: from then on tools are described and calls read from text.
+  let textTools = false;
+  return {
+    name,
+    async turn(request: Request, each): Promise<Turn> {
+      let client: OpenAI;
+      try {
+        client = await api();
+      } catch (error) {
+        throw new Error(
+          `Cannot reach the model ${name}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      if (window < 0) window = await windowOf(client, id);
+      const names = new Set(request.tools.map((t) => t.function.name));
+      const openrouter = client.baseURL.startsWith(OPENROUTER);
+      for (let attempt = 0; ; attempt++) {
+        const assembly = new Assembly(each, names);
+        const halt = new AbortController();
+        const stop = (): void => halt.abort();
+        request.signal?.addEventListener("abort", stop, { once: true });
+        if (request.signal?.aborted) halt.abort();
+        let stalled: Stall | undefined;
+        let timer: NodeJS.Timeout | undefined;
+        const silence = (ms: number): void => {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            stalled = new Stall(`sent nothing for ${Math.round(ms / 1000)} s`);
+            halt.abort();
+          }, ms);
+        };
+        silence(firstMs);
+        try {
+          const stream = await client.chat.completions.create(body(request, id, textTools, openrouter), {
+            signal: halt.signal,
+            maxRetries: 0,
+          });
+          for await (const chunk of stream) {
+            silence(idleMs);
+            if (!assembly.add(chunk)) {
+              halt.abort();
+              break;
+            }
+          }
+          // The SDK ends an aborted stream silently: a stall is only seen here.
+          if (stalled && !request.signal?.aborted) throw stalled;
+          return assembly.turn(window);
+        } catch (thrown) {
+          if (request.signal?.aborted || assembly.halted) return assembly.turn(window);
+          const error = stalled ?? thrown;
+          if (!textTools && request.tools.length && !assembly.shown && refusesTools(error)) {
+            textTools = true;
+            attempt--;
+            continue;
+          }
+          const wait = assembly.shown ? undefined : retryAfter(error, attempt, retry);
+          if (wait === undefined) {
+            throw new Error(
+              explain(error, { model: id, baseURL: client.baseURL, window, shown: assembly.shown }),
+            );
+          }
+          if (!(await pause(wait, request.signal))) return assembly.turn(window);
+        } finally {
+          clearTimeout(timer);
+          request.signal?.removeEventListener("abort", stop);
+        }
+      }
+    },
+  };
+}
+
+/** Waits `ms`; false when `signal` aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", done);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,130 @@
+/** What went wrong with a model API, in words a person understands, and whether to try again. */
+import { APIConnectionError, APIError } from "openai";
+
+/** How failed requests are tried again: at most `attempts` more times, waiting `baseMs` · 2^n (or Retry-After). */
+export interface Retry {
+  attempts: number;
+  baseMs: number;
+  /** The longest Retry-After honoured; a longer one ends the turn with the wait in the message. */
+  maxWaitMs: number;
+}
+
+export const RETRY: Retry = { attempts: 3, baseMs: 500, maxWaitMs: 60_000 };
+
+/** The turn's stream sent nothing for too long. */
+export class Stall extends Error {
+  override name = "Stall";
+}
+
+/** Where a failure happened, for its message. */
+export interface Place {
+  model: string;
+  baseURL: string;
+  window: number;
+  /** Whether a piece of the answer had been shown. */
+  shown: boolean;
+}
+
+/** How long to wait before trying `error` again (attempt n from 0), or undefined when it is not worth it. */
+export function retryAfter(error: unknown, attempt: number, retry: Retry): number | undefined {
+  if (attempt >= retry.attempts) return undefined;
+  const backoff = retry.baseMs * 2 ** attempt;
+  // A stall is not retried: a server that accepted the request and went silent would only be waited on again.
+  if (error instanceof Stall) return undefined;
+  if (isDropped(error)) return backoff;
+  if (!(error instanceof APIError) || error.status === undefined) return undefined;
+  if (error.status !== 429 && error.status < 500) return undefined;
+  const asked = askedWait(error.headers);
+  if (asked === undefined) return backoff;
+  return asked <= retry.maxWaitMs ? asked : undefined;
+}
+
+/** The wait a response asks for in Retry-After (seconds or a date) or retry-after-ms. */
+export function askedWait(headers: Headers | undefined): number | undefined {
+  const ms = Number(headers?.get("retry-after-ms"));
+  if (headers?.get("retry-after-ms") && Number.isFinite(ms)) return Math.max(0, ms);
+  const value = headers?.get("retry-after");
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Whether the endpoint refused the `tools` field itself (a server or model without tool calling). */
+export function refusesTools(error: unknown): boolean {
+  if (!(error instanceof APIError) || error.status === undefined || error.status < 400) return false;
+  const text = said(error);
+  return (
+    /\btools?\b|tool[_ ]choice|function calling/i.test(text) &&
+    /support|requires?|enable|jinja|not allowed|unrecognized|unknown|extra|invalid|unexpected/i.test(text)
+  );
+}
+
+/** A sentence that says what went wrong with a turn of `place.model`. */
+export function explain(error: unknown, place: Place): string {
+  const { model, baseURL } = place;
+  if (error instanceof Stall) return `The model ${model} at ${baseURL} ${error.message}.`;
+  if (error instanceof SyntaxError)
+    return `The endpoint ${baseURL} sent a chunk that is not JSON (${error.message}).`;
+  if (isDropped(error)) {
+    return place.shown
+      ? `The connection to ${baseURL} dropped in the middle of the answer (${cause(error)}).`
+      : `Cannot reach the endpoint ${baseURL} (${cause(error)}).`;
+  }
+  if (!(error instanceof APIError)) return error instanceof Error ? error.message : String(error);
+  const text = said(error);
+  const status = error.status;
+  if (status === undefined) return `The model ${model} failed in the middle of its answer: ${text}`;
+  if (isContext(text)) {
+    const window = place.window > 0 ? ` of ${place.window} tokens` : "";
+    return `The conversation is too long for the context window${window} of the model ${model}: ${text}`;
+  }
+  if (status === 401 || status === 403) {
+    return `The endpoint ${baseURL} refused the API key (${status}): ${text}. Check the key set for it.`;
+  }
+  if (
+    status === 404 ||
+    (/model/i.test(text) &&
+      /not (found|exist|a valid)|does not exist|unknown model|invalid model/i.test(text))
+  ) {
+    return `The model ${model} is not served at ${baseURL} (${status}: ${text}).`;
+  }
+  if (status === 429)
+    return `The endpoint ${baseURL} is limiting requests (429) and still was after retrying: ${text}`;
+  if (status >= 500) return `The endpoint ${baseURL} failed (${status}): ${text}`;
+  return `The endpoint ${baseURL} refused the request (${status}): ${text}`;
+}
+
+function isContext(text: string): boolean {
+  return /context[_ ]length|context window|maximum context|too many tokens|exceeds? (the )?(max|context)|prompt is too long|input is too long/i.test(
+    text,
+  );
+}
+
+/** Whether the connection failed or dropped (not a refusal by the server). */
+function isDropped(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  if (error instanceof APIError) return false;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
+  return (
+    error.message === "terminated" ||
+    /ECONNRESET|ECONNREFUSED|EPIPE|UND_ERR|ETIMEDOUT/.test(String(code)) ||
+    /socket|network|fetch failed/i.test(error.message)
+  );
+}
+
+function cause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const inner = error.cause instanceof Error ? error.cause : undefined;
+  const code = (inner as { code?: string } | undefined)?.code;
+  return code ? `${code}: ${inner?.message}` : inner?.message || error.message;
+}
+
+/** What the server said, without the SDK's status prefix. */
+function said(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string" && body.message) return body.message;
+  return error.message.replace(/^\d{3}\s+/, "") || "no message";
+}

@@ -1,0 +1,13 @@
+/** The agent core: models, typed tools, the streaming run loop, ask, title, endpoints and attachments. */
+export * from "./types";
+export { agent } from "./agent";
+export { tool, schema, parse, issues, type ToolOptions } from "./tool";
+export { run, RunError } from "./run";
+export { ask, title, shorten } from "./ask";
+export { scripted, says, calls, pieces, type Script, type ScriptedModel } from "./scripted";
+export { endpoint, served, windowOf, OPENROUTER, type EndpointOptions, type Streaming } from "./endpoint";
+export { windowIn } from "./window";
+export { RETRY, type Retry } from "./failure";
+export { attach, mediaType, reader, BUDGET, type Attached, type Budget, type Document } from "./attachments";
+export { TOOL_TIMEOUT_MS } from "./perform";
+export { probe, markdown, learned, type Report, type Finding, type Learned, type ProbeOptions, type Target, type ReasoningField, type ToolMode } from "./probe";

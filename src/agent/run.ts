@@ -1,0 +1,217 @@
+/** The run loop: model turn, all calls of the turn at once, results back, until an answer or a limit. */
+import { attach, documentsOf, reader } from "./attachments";
+import { HALTED, perform, reason, type Outcome } from "./perform";
+import {
+  READ_FILE,
+  type Agent,
+  type Call,
+  type FunctionTool,
+  type Limit,
+  type Message,
+  type Piece,
+  type RunOptions,
+  type Tool,
+  type Turn,
+} from "./types";
+
+/** Why a run failed; its message is the text of the run's `error` piece. */
+export class RunError extends Error {
+  override name = "RunError";
+}
+
+/** What `ask` adds to a run: its tool, a line of instructions, and when the run has its answer. */
+export interface Extra {
+  tools: Tool[];
+  instructions: string;
+  /** The answer as JSON text once the run has it. */
+  answered: () => string | undefined;
+  /** Read when the model writes instead of calling; true when the text was taken as the answer. */
+  wrote: (text: string) => boolean;
+  nudge: string;
+}
+
+/** How a run ended without error. */
+export interface Ending {
+  kind: "done" | "stopped";
+  text: string;
+  limit?: Limit;
+}
+
+const POLL_MS = 50;
+
+/**
+ * Asks the agent `prompt` with the attached `files` and resolves to its answer, giving each piece
+ * to `each` as it comes; the prompt and every message of the run join `a.history`.
+ * A stop (`a.stop()` or `signal`) resolves to the text written so far after a `stopped` piece.
+ * A failure (the model's or an attachment's) never escapes as a crash: the run gives an `error`
+ * piece, then the promise rejects with a `RunError` carrying the same text.
+ */
+export async function run(a: Agent, prompt: string, options: RunOptions = {}): Promise<string> {
+  return (await loop(a, prompt, options)).text;
+}
+
+/** The loop behind `run` and `ask`. */
+export async function loop(a: Agent, prompt: string, options: RunOptions, extra?: Extra): Promise<Ending> {
+  const started = Date.now();
+  const halt = new AbortController();
+  const onAbort = (): void => halt.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) halt.abort();
+  // A stalled stream or a slow tool gives no piece to check `stop` at, so it is polled too.
+  const poll = setInterval(() => {
+    if (!halt.signal.aborted && a.stop()) halt.abort();
+  }, POLL_MS);
+  poll.unref?.();
+  const stopped = (): boolean => {
+    if (!halt.signal.aborted && a.stop()) halt.abort();
+    return halt.signal.aborted;
+  };
+  let ended = false;
+  const show = (piece: Piece): void => {
+    if (!ended) options.each?.(piece);
+  };
+  const written: string[] = [];
+  let partial = "";
+  const end = (ending: Ending): Ending => {
+    show(ending.kind === "done" ? { kind: "done", text: ending.text, limit: ending.limit } : ending);
+    ended = true;
+    return ending;
+  };
+  const stop = (pending: Call[] = []): Ending => {
+    for (const call of pending)
+      a.history.push({ role: "tool", call: call.id, name: call.name, text: HALTED });
+    return end({ kind: "stopped", text: written.join("\n\n") });
+  };
+  const fail = (text: string): never => {
+    try {
+      show({ kind: "error", text });
+    } finally {
+      ended = true;
+    }
+    throw new RunError(text);
+  };
+  try {
+    let user: Message = { role: "user", text: prompt };
+    if (options.files?.length) {
+      const given = await attach(options.files).catch((error: unknown) => fail(reason(error)));
+      user = {
+        role: "user",
+        text: prompt + given.text,
+        ...(given.images.length ? { images: given.images } : {}),
+      };
+      if (given.documents.length) documentsOf(a).push(...given.documents);
+    }
+    a.history.push(user);
+    const tools = [...a.tools, ...(extra?.tools ?? [])];
+    // The chat part may bring its own read_file; the core's is offered only when none is.
+    if (documentsOf(a).length && !tools.some((t) => t.name === READ_FILE)) tools.push(reader(documentsOf(a)));
+    const offered: FunctionTool[] = tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+    let tokens = 0;
+    let round = 0;
+    let limit: Limit | undefined;
+    for (;;) {
+      if (stopped()) return stop();
+      const answer = limit !== undefined;
+      partial = "";
+      let turn: Turn;
+      try {
+        turn = await a.model.turn(
+          {
+            instructions: instructionsOf(a, extra, limit),
+            messages: a.history,
+            tools: offered,
+            answer,
+            parameters: a.parameters,
+            signal: halt.signal,
+          },
+          (piece) => {
+            if (stopped()) return false;
+            if (piece.kind === "text") partial += piece.text;
+            show(piece);
+            return !stopped();
+          },
+        );
+      } catch (error) {
+        if (!stopped()) return fail(reason(error));
+        if (partial) {
+          a.history.push({ role: "assistant", text: partial });
+          written.push(partial);
+        }
+        return stop();
+      }
+      a.tokens += turn.tokens;
+      a.input += turn.input;
+      a.context = turn.input + turn.tokens;
+      if (turn.window) a.window = turn.window;
+      tokens += turn.tokens;
+      const calls = answer ? [] : turn.calls;
+      a.history.push(assistant(turn, calls));
+      if (turn.text) written.push(turn.text);
+      if (stopped()) return stop(calls);
+      if (calls.length === 0) {
+        if (!extra || answer) return end({ kind: "done", text: turn.text, limit });
+        if (extra.wrote(turn.text)) return end({ kind: "done", text: turn.text });
+        a.history.push({ role: "user", text: extra.nudge });
+      } else {
+        for (const call of calls) {
+          show({ kind: "call", call });
+          if (stopped()) return stop(calls);
+        }
+        const budget = a.maxMs > 0 ? Math.max(1, a.maxMs - (Date.now() - started)) : Number.MAX_SAFE_INTEGER;
+        const outcomes: Outcome[] = await Promise.all(
+          calls.map((call) =>
+            perform(a, tools, call, halt.signal, budget, (piece) => {
+              show(piece);
+              stopped();
+            }),
+          ),
+        );
+        calls.forEach((call, i) =>
+          a.history.push({ role: "tool", call: call.id, name: call.name, text: outcomes[i].text }),
+        );
+        if (stopped()) return stop();
+        const answered = extra?.answered();
+        if (answered !== undefined) return end({ kind: "done", text: answered });
+      }
+      round++;
+      if (round >= a.rounds) limit = "rounds";
+      else if (a.maxTokens > 0 && tokens >= a.maxTokens) limit = "tokens";
+      else if (a.maxMs > 0 && Date.now() - started >= a.maxMs) limit = "time";
+      if (limit && extra)
+        return fail(`No answer that reads as the record asked for within the ${limitName(limit)}.`);
+    }
+  } catch (error) {
+    if (error instanceof RunError) throw error;
+    return fail(reason(error));
+  } finally {
+    clearInterval(poll);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function assistant(turn: Turn, calls: Call[]): Message {
+  return {
+    role: "assistant",
+    text: turn.text,
+    ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+    ...(calls.length ? { calls } : {}),
+    ...(turn.details.length ? { details: turn.details } : {}),
+  };
+}
+
+function instructionsOf(a: Agent, extra: Extra | undefined, limit: Limit | undefined): string {
+  const parts = [a.instructions, extra?.instructions ?? ""];
+  if (limit) {
+    parts.push(
+      `This run has reached its ${limitName(limit)}: answer now with what you have, without calling a tool.`,
+    );
+  }
+  return parts.filter(Boolean).join("\n\n");
+}
+
+function limitName(limit: Limit): string {
+  return { rounds: "limit of tool rounds", tokens: "limit of tokens", time: "time limit" }[limit];
+}
