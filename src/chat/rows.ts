@@ -1,0 +1,205 @@
+/**
+ * The rows of Tandem's conversation tables, as zod schemas and the TypeScript types they give.
+ * Every row that enters the store is checked against its table's schema; a row that does not
+ * read as its table's is refused before anything is written.
+ */
+import { z } from "zod";
+
+/** A row's key: a non-empty line of text (the store writes it on one journal line). */
+const key = z
+  .string()
+  .min(1, "a key is not empty")
+  .max(512, "a key is at most 512 characters")
+  .refine((k) => !/[\r\n]/.test(k), "a key is one line");
+
+/** A count of tokens or milliseconds: a whole number, not negative. */
+const count = z.number().int().nonnegative();
+
+/** An agent a person talks to; `tools` and `approve` are tool names by commas (`tools` "" is all). */
+export const assistantRow = z.strictObject({
+  id: key,
+  name: z.string().max(80, "an agent's name is at most 80 characters"),
+  instructions: z.string(),
+  /** The model it answers with ("" the default). */
+  model: z.string(),
+  tools: z.string(),
+  approve: z.string(),
+});
+export type Assistant = z.infer<typeof assistantRow>;
+
+/** A conversation with the agent `agent`; its title is the first words until an answer names it. */
+export const conversationRow = z.strictObject({
+  id: key,
+  agent: z.string(),
+  title: z.string(),
+});
+export type Conversation = z.infer<typeof conversationRow>;
+
+/** The kinds of item in a conversation's log. */
+export const KINDS = ["user", "text", "reasoning", "call", "plan", "error", "retry", "stop"] as const;
+export type Kind = (typeof KINDS)[number];
+
+/**
+ * The states of a call item ("" for other kinds). "interrupted" marks an answer or call a crash
+ * cut short, so the person sees it and may ask again; nothing is answered twice by itself.
+ */
+export const STATES = [
+  "",
+  "running",
+  "approval",
+  "approved",
+  "declined",
+  "done",
+  "failed",
+  "interrupted",
+] as const;
+export type State = (typeof STATES)[number];
+
+/** One item of the conversation `chat`, in the order of its key (see chat.md for each kind). */
+export const itemRow = z.strictObject({
+  id: key,
+  chat: z.string(),
+  kind: z.enum(KINDS),
+  text: z.string(),
+  name: z.string(),
+  input: z.string(),
+  output: z.string(),
+  file: z.string(),
+  files: z.string(),
+  model: z.string(),
+  state: z.enum(STATES),
+  done: z.boolean(),
+});
+export type Item = z.infer<typeof itemRow>;
+
+/** A model a person can choose: its id, its name, the group it is listed under, and a note. */
+export const choiceRow = z.strictObject({
+  id: key,
+  name: z.string(),
+  group: z.string(),
+  note: z.string(),
+});
+export type Choice = z.infer<typeof choiceRow>;
+
+/**
+ * An MCP server whose tools the agent `agent` may use. Its key is never in the row: `secret` only
+ * says that one is kept in the editor's secret storage, under `secretKey(plugin.id)`.
+ */
+export const pluginRow = z.strictObject({
+  id: key,
+  agent: z.string(),
+  /** Its tools' prefix. */
+  name: z.string().max(80, "a plugin's name is at most 80 characters"),
+  /** An http(s) address, or the command line of a stdio server. */
+  address: z.string(),
+  /** The header that carries its key ("" none). */
+  header: z.string(),
+  secret: z.boolean(),
+  enabled: z.boolean(),
+  /** What the last run found: its tool count, or why it could not be read. */
+  status: z.string(),
+});
+export type Plugin = z.infer<typeof pluginRow>;
+
+/** How to do one kind of work (a SKILL.md): its name, when to use it, and its instructions. */
+export const skillRow = z.strictObject({
+  id: key,
+  name: z.string(),
+  description: z.string(),
+  body: z.string(),
+});
+export type Skill = z.infer<typeof skillRow>;
+
+/** What the agent `agent` keeps of the person across conversations; `created` in ms since 1970. */
+export const memoryRow = z.strictObject({
+  id: key,
+  agent: z.string(),
+  text: z.string(),
+  created: count,
+});
+export type Memory = z.infer<typeof memoryRow>;
+
+/** How full the model's context of the conversation `id` was at its last turn, in tokens. */
+export const contextRow = z.strictObject({
+  id: key,
+  used: count,
+  window: count,
+});
+export type Context = z.infer<typeof contextRow>;
+
+/** A page a tool read, shown as a chip under its step. */
+export const sourceSchema = z.strictObject({ title: z.string(), url: z.string() });
+export type Source = z.infer<typeof sourceSchema>;
+
+/** A source as its chip shows it: the first letter of its site, the site, the page's title. */
+export const chipSchema = z.strictObject({
+  letter: z.string(),
+  site: z.string(),
+  title: z.string(),
+  url: z.string(),
+});
+export type Chip = z.infer<typeof chipSchema>;
+
+/** The schema of each table, by the table's name. */
+export const TABLES = {
+  assistants: assistantRow,
+  conversations: conversationRow,
+  items: itemRow,
+  plugins: pluginRow,
+  skills: skillRow,
+  memories: memoryRow,
+  contexts: contextRow,
+  choices: choiceRow,
+} as const;
+
+/** The name of a table. */
+export type Table = keyof typeof TABLES;
+/** The row type of each table. */
+export type Rows = { [T in Table]: z.infer<(typeof TABLES)[T]> };
+/** A row of any table. */
+export type Row = Rows[Table];
+
+/** The tables' names, in a fixed order. */
+export const TABLE_NAMES = Object.keys(TABLES) as Table[];
+
+/** True when `name` is a table's name. */
+export function isTable(name: unknown): name is Table {
+  return typeof name === "string" && Object.hasOwn(TABLES, name);
+}
+
+/** A row refused by its table's schema: the message says the table, the key and what is wrong. */
+export class RowError extends Error {
+  constructor(
+    readonly table: string,
+    readonly issues: string[],
+  ) {
+    super(`a row of ${table} was refused: ${issues.join("; ")}`);
+    this.name = "RowError";
+  }
+}
+
+/** The row checked as a row of `table`; throws a RowError that says what is wrong. */
+export function checked<T extends Table>(table: T, row: unknown): Rows[T] {
+  if (!isTable(table)) throw new RowError(String(table), ["there is no such table"]);
+  const result = TABLES[table].safeParse(row);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ` : "") + i.message);
+    throw new RowError(table, issues);
+  }
+  return result.data as Rows[T];
+}
+
+/**
+ * The editor's secret storage, as the store's users reach it (VS Code's SecretStorage has this
+ * shape). Plugin keys and API keys live here, never in a row, a journal, a log or the webview.
+ */
+export interface Secrets {
+  get(key: string): PromiseLike<string | undefined>;
+  store(key: string, value: string): PromiseLike<void>;
+  delete(key: string): PromiseLike<void>;
+}
+
+/** The name under which the plugin `id`'s key is kept in the secret storage. */
+export function secretKey(id: string): string {
+  return `tandem.plugin.${id}`;
+}
