@@ -1,0 +1,92 @@
+/** One-line summaries of tool calls, for the approval notification and the call's row. */
+
+import { lineCount } from "./edit";
+import { count } from "./words";
+
+/** Characters of a summary at most. */
+const WIDTH = 160;
+
+/** Text on one line (newlines and runs of whitespace become one space), clipped to `max`. */
+export function oneLine(text: string, max = WIDTH): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** The summary of a call of a workspace tool, without the tool's name. */
+function summary(name: string, args: Record<string, unknown>): string | undefined {
+  const path = str(args.path);
+  switch (name) {
+    case "run_command": {
+      const command = str(args.command);
+      if (command === undefined) return undefined;
+      const cwd = str(args.cwd)
+        ?.replace(/^\.\/+/, "")
+        .replace(/\/+$/, "");
+      return `${oneLine(command)}${cwd && cwd !== "." ? ` (in ./${cwd})` : ""}`;
+    }
+    case "create_file": {
+      const content = str(args.content);
+      if (path === undefined || content === undefined) return undefined;
+      const replaces = args.overwrite === true ? ", replacing it if it exists" : "";
+      return `${path} (${count(lineCount(content), "line")}${replaces})`;
+    }
+    case "propose_edit": {
+      if (path === undefined) return undefined;
+      const content = str(args.content);
+      if (content !== undefined) return `${path} (whole file, ${count(lineCount(content), "line")})`;
+      const oldText = str(args.oldText);
+      const newText = str(args.newText);
+      if (oldText === undefined || newText === undefined) return path;
+      return `${path} (${count(lineCount(oldText), "line")} → ${count(lineCount(newText), "line")})`;
+    }
+    case "open_file":
+    case "read_file": {
+      if (path === undefined) return undefined;
+      const line = num(args.line);
+      if (name === "open_file") return line ? `${path}:${line}` : path;
+      const start = num(args.startLine);
+      const end = num(args.endLine);
+      if (start === undefined && end === undefined) return path;
+      return `${path} (lines ${start ?? 1}–${end ?? "…"})`;
+    }
+    case "list_files":
+      return str(args.glob) ?? "**/*";
+    case "search_text": {
+      const query = str(args.query);
+      if (query === undefined) return undefined;
+      const what = args.regex === true ? `/${query}/` : JSON.stringify(query);
+      const glob = str(args.glob);
+      return `${oneLine(what, 80)}${glob && glob !== "**/*" ? ` in ${glob}` : ""}`;
+    }
+    case "fetch_page":
+      return str(args.url);
+    default:
+      return undefined;
+  }
+}
+
+/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`. */
+export function describeCall(name: string, argsJson: string): string {
+  let args: unknown;
+  try {
+    args = argsJson.trim() === "" ? {} : JSON.parse(argsJson);
+  } catch {
+    return oneLine(`${name}: ${argsJson}`);
+  }
+  const record =
+    args !== null && typeof args === "object" && !Array.isArray(args)
+      ? (args as Record<string, unknown>)
+      : {};
+  const known = summary(name, record);
+  if (known !== undefined) return oneLine(`${name}: ${known}`);
+  const text = JSON.stringify(args);
+  return oneLine(text === "{}" ? name : `${name}: ${text}`);
+}
