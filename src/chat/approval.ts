@@ -1,0 +1,137 @@
+/**
+ * The one approval engine: for each tool call it says whether it is allowed by rule, needs the
+ * person, or is refused; and it asks the person, where the first answer wins — the editor's
+ * notification or the panel writing the call item's state.
+ */
+import type { Tool } from "../agent/types";
+import type { Item } from "./rows";
+import type { Store } from "./store";
+import { ALWAYS_ASK } from "./workspace/tools";
+
+/** What the engine says of a call: it runs, it waits for the person, or it does not run. */
+export type Verdict = "allowed" | "ask" | "refused";
+
+/** The rules one conversation's calls are judged by. */
+export interface Rules {
+  /** The tools the assistant may use, by commas ("" all of them). */
+  tools: string;
+  /** The tools that wait for the person before they run, by commas. */
+  approve: string;
+  /** The tools the person allowed for this conversation ("always"). */
+  always: ReadonlySet<string>;
+  /** False in an untrusted workspace: tools that write or run are refused. */
+  trusted: boolean;
+  /** Tools asked about on every call, whatever "always" said (default: the workspace's, such as run_command). */
+  askEvery?: ReadonlySet<string>;
+}
+
+/** What the person answers: yes, no, or yes for every call of this tool in this conversation. */
+export type Decision = boolean | "always";
+
+/** The names of a list by commas: trimmed, blanks left out. */
+export function names(list: string): string[] {
+  return list
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** True when `name` is in `list` (names by commas; a name ending in "*" is a prefix, so "github_*" names a plugin's tools). */
+export function listed(name: string, list: string): boolean {
+  return names(list).some((n) => (n.endsWith("*") ? name.startsWith(n.slice(0, -1)) : n === name));
+}
+
+/** True when the assistant may use the tool `name` (`tools` "" is all of them). */
+export function allowedTool(name: string, tools: string): boolean {
+  return names(tools).length === 0 || listed(name, tools);
+}
+
+/**
+ * The verdict on a call of `tool`: a tool the assistant may not use, or one that writes in an
+ * untrusted workspace, is refused; one the assistant lists under `approve`, or one that writes or
+ * runs (not read-only), needs the person unless they allowed it for this conversation (a tool of
+ * `askEvery` is asked about every time); a read-only tool is allowed.
+ */
+export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): Verdict {
+  if (!allowedTool(tool.name, rules.tools)) return "refused";
+  if (!tool.readOnly && !rules.trusted) return "refused";
+  if (rules.always.has(tool.name) && !(rules.askEvery ?? ALWAYS_ASK).has(tool.name)) return "allowed";
+  if (listed(tool.name, rules.approve) || !tool.readOnly) return "ask";
+  return "allowed";
+}
+
+/**
+ * The tools an assistant is offered under `rules`: those it may use, minus those that would be
+ * refused (an untrusted workspace offers no tool that writes), each marked not read-only when it
+ * needs the person, so the run asks before every call of it.
+ */
+export function offered(tools: Tool[], rules: Rules): Tool[] {
+  const out: Tool[] = [];
+  for (const tool of tools) {
+    const said = verdict(tool, { ...rules, always: new Set() });
+    if (said === "refused") continue;
+    out.push(said === "ask" && tool.readOnly ? { ...tool, readOnly: false } : tool);
+  }
+  return out;
+}
+
+/** How the person is asked: the editor's notification, dismissed when `signal` aborts. */
+export type Asker = (call: Item, signal: AbortSignal) => Promise<Decision>;
+
+/**
+ * Asks the person about the call item `key` of `store`: its state becomes "approval", then the
+ * first answer wins — `ask` (the editor) or a decided state (approved / declined) written on the
+ * item by the panel — and is written on the item. Resolves to the answer, or undefined when
+ * `halt` aborts first (the run was stopped) or the item is gone. A question that cannot be shown
+ * is told to `problem` and leaves the panel to decide.
+ */
+export async function askPerson(
+  store: Store,
+  key: string,
+  ask: Asker,
+  halt: AbortSignal,
+  problem: (text: string) => void = (text) => console.error(`Tandem: ${text}`),
+): Promise<Decision | undefined> {
+  const current = store.get("items", key);
+  if (!current || current.kind !== "call") return undefined;
+  if (halt.aborted) return undefined;
+  if (current.state !== "approval") store.put("items", { ...current, state: "approval" });
+  const dismiss = new AbortController();
+  let unfollow = (): void => undefined;
+  let onHalt = (): void => undefined;
+  const answer = await new Promise<Decision | undefined>((resolve) => {
+    let settled = false;
+    const settle = (value: Decision | undefined): void => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    const read = (row: Item | null | undefined): void => {
+      if (!row) settle(undefined);
+      else if (row.state === "approved") settle(true);
+      else if (row.state === "declined") settle(false);
+    };
+    unfollow = store.follow({ table: "items", key }, (change) => read(change.row));
+    onHalt = () => settle(undefined);
+    halt.addEventListener("abort", onHalt, { once: true });
+    read(store.get("items", key));
+    if (settled) return;
+    const asked = store.get("items", key)!;
+    ask(asked, dismiss.signal).then(
+      (value) => settle(value),
+      // A notification that could not be shown leaves the panel to decide.
+      (error: unknown) =>
+        problem(
+          `The approval question could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    );
+  });
+  unfollow();
+  halt.removeEventListener("abort", onHalt);
+  dismiss.abort();
+  if (answer === undefined) return undefined;
+  const row = store.get("items", key);
+  const state = answer === false ? "declined" : "approved";
+  if (row && row.state !== state && store.writable) store.put("items", { ...row, state });
+  return answer;
+}

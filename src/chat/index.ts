@@ -1,0 +1,36 @@
+/** Conversations as tables: their rows, the durable store, the runner that answers them, chat tools, plugins, models and skills. */
+export * from "./rows";
+export * from "./make";
+export { Store, ReadOnlyError, type Change, type Follow, type StoreOptions } from "./store";
+export * from "./approval";
+export { Runner, serve } from "./runner";
+export type { Host, Limits } from "./runner-host";
+export { recover, interruptedItem, type Recovered } from "./runner-recover";
+export {
+  Answer,
+  answerKey,
+  parentOf,
+  outputFacts,
+  sourcesOf,
+  chipsOf,
+  CUT_SHORT,
+  INTERRUPTED,
+  CALL_INTERRUPTED,
+} from "./runner-items";
+export {
+  exchanges,
+  messagesOf,
+  historyBefore,
+  filesOf,
+  nextWork,
+  type Exchange,
+  type FileRef,
+  type Work,
+} from "./runner-history";
+export { assistantOf, instructionsOf, DEFAULT_INSTRUCTIONS } from "./runner-answer";
+export * from "./tools";
+export * from "./tools-read";
+export * from "./skills";
+export * from "./catalogue";
+export * from "./plugins";
+export * from "./address";

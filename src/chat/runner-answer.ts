@@ -1,0 +1,291 @@
+/**
+ * One run: the agent of the conversation (its instructions with the memories and the plan, its
+ * model, the tools it allows with approval for those it lists) answers one message with the
+ * conversation as its history, and every piece is written as items while it comes.
+ */
+import { agent } from "../agent/agent";
+import { title, shorten } from "../agent/ask";
+import { attach, documentsOf, type Attached } from "../agent/attachments";
+import { reason } from "../agent/perform";
+import { run } from "../agent/run";
+import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
+import { askPerson, offered, verdict, type Rules } from "./approval";
+import type { Assistant, Item } from "./rows";
+import type { Host } from "./runner-host";
+import { filesOf, historyBefore, type Work } from "./runner-history";
+import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
+import type { Store } from "./store";
+import { chatTools, memoriesOf, planOf } from "./tools";
+import { readFileWith } from "./tools-read";
+
+/** The instructions of an assistant that has none. */
+export const DEFAULT_INSTRUCTIONS =
+  "You are Tandem, a helpful assistant in the person's code editor. Answer clearly and concisely, in Markdown.";
+
+/** The assistant that answers when the conversation's is gone and none is set up. */
+export const FALLBACK_ASSISTANT: Assistant = {
+  id: "",
+  name: "Tandem",
+  instructions: "",
+  model: "",
+  tools: "",
+  approve: "",
+};
+
+/** What every run of one runner shares. */
+export interface Runs {
+  store: Store;
+  host: Host;
+  /** The tools the person allowed for the conversation `chat` ("always"). */
+  always(chat: string): Set<string>;
+  /** What the files of an earlier message add (kept, so a document is not read at every run). */
+  given(user: Item): Promise<Attached>;
+  /** True while the runner closes: a run ended by it is marked interrupted, not stopped. */
+  closing(): boolean;
+}
+
+/** The assistant of the conversation with `agent`: its own, else the first, else a plain one. */
+export function assistantOf(store: Store, agent: string): Assistant {
+  return (
+    (agent ? store.get("assistants", agent) : undefined) ?? store.rows("assistants")[0] ?? FALLBACK_ASSISTANT
+  );
+}
+
+/** The instructions of a run: the assistant's, what it remembers of the person, and its plan. */
+export function instructionsOf(
+  assistant: Assistant,
+  memories: string[],
+  plan: string,
+  today: string,
+): string {
+  const parts = [assistant.instructions.trim() || DEFAULT_INSTRUCTIONS, `Today is ${today}.`];
+  if (memories.length) {
+    parts.push(
+      "What you remember of the person (kept with your tool remember):\n" +
+        memories.map((m) => `- ${m}`).join("\n"),
+    );
+  }
+  if (plan) parts.push(`Your plan of the work so far (keep it up to date with update_plan):\n${plan}`);
+  return parts.join("\n\n");
+}
+
+/** The model's id a piece of work asks: the retry's, else the message's, else the assistant's ("" the default). */
+export function modelIdOf(work: Work, assistant: Assistant): string {
+  return (work.item.kind === "retry" ? work.item.model : "") || work.user.model || assistant.model || "";
+}
+
+/** The attachments of a message's files, through the editor; throws "Cannot read NAME: why". */
+async function attachmentsOf(host: Host, files: string): Promise<Attachment[]> {
+  const out: Attachment[] = [];
+  for (const ref of filesOf(files)) {
+    try {
+      out.push(
+        host.files ? await host.files(ref.path, ref.name) : { name: ref.name, type: "", path: ref.path },
+      );
+    } catch (error) {
+      throw new Error(`Cannot read ${ref.name}: ${reason(error)}`);
+    }
+  }
+  return out;
+}
+
+/** What the files of an earlier message add to it, each file on its own (one gone leaves a note). */
+export async function givenBy(host: Host, user: Item): Promise<Attached> {
+  const out: Attached = { text: "", images: [], documents: [] };
+  for (const ref of filesOf(user.files)) {
+    try {
+      const file = host.files
+        ? await host.files(ref.path, ref.name)
+        : { name: ref.name, type: "", path: ref.path };
+      const given = await attach([file]);
+      out.text += given.text;
+      out.images.push(...given.images);
+      out.documents.push(...given.documents);
+    } catch (error) {
+      out.text += `\n\n[${ref.name} was attached but can no longer be read: ${reason(error)}]`;
+    }
+  }
+  return out;
+}
+
+/** The model, writing the Context row of `chat` after each turn. */
+function counted(store: Store, chat: string, model: Model): Model {
+  return {
+    name: model.name,
+    async turn(request, each) {
+      const turn = await model.turn(request, each);
+      const before = store.get("contexts", chat);
+      const used = Math.max(0, Math.round(turn.input + turn.tokens));
+      const window = Math.max(0, Math.round(turn.window || before?.window || 0));
+      if (store.writable) store.put("contexts", { id: chat, used, window });
+      return turn;
+    },
+  };
+}
+
+/** The first user item of `items`. */
+function firstMessage(items: readonly Item[]): Item | undefined {
+  return items.find((i) => i.kind === "user");
+}
+
+/**
+ * Answers one piece of work, writing its items; `halt` ends it (a stop, or the runner closing).
+ * Marks the work's item done at the end, whatever happened.
+ */
+export async function answer(runs: Runs, work: Work, halt: AbortController): Promise<void> {
+  const { store, host } = runs;
+  const chat = work.item.chat;
+  const conversation = store.get("conversations", chat);
+  const assistant = assistantOf(store, conversation?.agent ?? "");
+  const modelId = modelIdOf(work, assistant);
+  const written = new Answer(store, chat, work.item.id, modelId);
+  const first = work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
+  const firstWords = shorten(work.user.text);
+  if (first && conversation && !conversation.title.trim() && firstWords) {
+    store.put("conversations", { ...conversation, title: firstWords });
+  }
+  let ended = "error" as "done" | "stopped" | "error";
+  let model: Model | undefined;
+  try {
+    try {
+      model = await host.model(modelId);
+    } catch (error) {
+      written.error(`The model ${modelId || "(default)"} could not be reached: ${reason(error)}`);
+      return;
+    }
+    if (!model) {
+      written.error(
+        modelId
+          ? `The model ${modelId} is not available. Choose another model, then retry.`
+          : "No model is set up. Configure an endpoint or choose a model, then retry.",
+      );
+      return;
+    }
+    const items = store.items(chat);
+    const a = agent(counted(store, chat, model));
+    a.history = await historyBefore(items, work.user, async (user) => {
+      const given = await runs.given(user);
+      documentsOf(a).push(...given.documents);
+      return given;
+    });
+    const now = host.now?.() ?? Date.now();
+    const memories = memoriesOf(store, assistant.id).map((m) => m.text);
+    a.instructions = instructionsOf(
+      assistant,
+      memories,
+      planOf(items)?.text ?? "",
+      new Date(now).toISOString().slice(0, 10),
+    );
+    const rules: Rules = {
+      tools: assistant.tools,
+      approve: assistant.approve,
+      always: runs.always(chat),
+      trusted: host.trusted?.() ?? true,
+    };
+    const skills = [...store.rows("skills"), ...((await host.skills?.()) ?? [])];
+    const own = chatTools({
+      store,
+      agent: assistant.id,
+      chat,
+      makePlan: (text) => written.make("plan", text),
+      skills,
+      now: host.now,
+    });
+    const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
+      t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
+    );
+    const all = unique([...own, ...editor]);
+    a.tools = offered(all, rules);
+    a.rounds = host.limits?.rounds ?? a.rounds;
+    a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
+    a.maxMs = host.limits?.maxMs ?? a.maxMs;
+    a.stop = () => halt.signal.aborted;
+    a.approve = (call) => approveCall(runs, written, all, rules, call, halt.signal);
+    let files: Attachment[];
+    try {
+      files = await attachmentsOf(host, work.user.files);
+    } catch (error) {
+      written.error(reason(error));
+      return;
+    }
+    await run(a, work.user.text, {
+      files,
+      signal: halt.signal,
+      each(piece) {
+        if (piece.kind === "done" || piece.kind === "stopped" || piece.kind === "error") ended = piece.kind;
+        written.piece(piece);
+      },
+    }).catch(() => undefined);
+  } catch (error) {
+    // Something of the runner's own failed (a tool list, a skill folder): said, never a crash.
+    written.error(`The answer failed: ${reason(error)}`);
+  } finally {
+    if (runs.closing() && ended !== "done" && ended !== "error") {
+      written.close(CALL_INTERRUPTED, "interrupted");
+      written.error(INTERRUPTED, "interrupted");
+    } else {
+      written.close();
+    }
+    const row = store.get("items", work.item.id);
+    if (row && !row.done) store.put("items", { ...row, done: true });
+  }
+  if (first && ended === "done" && model)
+    await name(store, chat, model, work.user.text, firstWords, halt.signal);
+}
+
+/** Names the conversation after its first answer, unless the person renamed it meanwhile; failure keeps the first words. */
+async function name(
+  store: Store,
+  chat: string,
+  model: Model,
+  text: string,
+  firstWords: string,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    const named = await title(model, text, signal);
+    const now = store.get("conversations", chat);
+    if (
+      named &&
+      now &&
+      !signal.aborted &&
+      (now.title === firstWords || !now.title.trim()) &&
+      store.writable
+    ) {
+      store.put("conversations", { ...now, title: named });
+    }
+  } catch {
+    // The first words stay the title.
+  }
+}
+
+/** The tools with distinct names: the first of a name wins (the chat tools come first). */
+function unique(tools: Tool[]): Tool[] {
+  const seen = new Set<string>();
+  return tools.filter((t) => !seen.has(t.name) && !!seen.add(t.name));
+}
+
+/** The approval of one call: by rule, or by the person (the first answer wins). */
+async function approveCall(
+  runs: Runs,
+  written: Answer,
+  tools: Tool[],
+  rules: Rules,
+  call: Call,
+  halt: AbortSignal,
+): Promise<boolean> {
+  const row = written.callItem(call);
+  const tool = tools.find((t) => t.name === call.name);
+  if (!row || !tool) return false;
+  const said = verdict(tool, rules);
+  if (said === "allowed") return true;
+  if (said === "refused") {
+    runs.store.put("items", { ...row, state: "declined", text: `The tool ${call.name} may not run here.` });
+    return false;
+  }
+  const asker = runs.host.approve?.bind(runs.host) ?? (() => new Promise<never>(() => undefined));
+  const problem = runs.host.problem?.bind(runs.host);
+  const answer = await askPerson(runs.store, row.id, asker, halt, problem);
+  if (answer === "always") runs.always(row.chat).add(call.name);
+  return answer === true || answer === "always";
+}

@@ -1,0 +1,46 @@
+/**
+ * What the runner takes from the editor, as a small interface the VS Code part fills (and tests
+ * fill with scripted models and real files): models, tools, the person's approval, attachments,
+ * limits and the clock.
+ */
+import type { Attachment, Model, Tool } from "../agent/types";
+import type { Decision } from "./approval";
+import type { Assistant, Item, Skill } from "./rows";
+
+/** The limits of one run; absent ones keep the core's defaults (16 rounds, no token or time limit). */
+export interface Limits {
+  rounds?: number;
+  maxTokens?: number;
+  maxMs?: number;
+}
+
+/** What the runner needs from the editor. Only `model` is required. */
+export interface Host {
+  /** The model of a Choice id ("" the default model); undefined when there is none. */
+  model(id: string): Model | undefined | Promise<Model | undefined>;
+  /** The tools the editor offers the assistant (workspace tools, its plugins' tools). */
+  tools?(assistant: Assistant): Tool[] | Promise<Tool[]>;
+  /**
+   * Asks the person about the call item `call` (a notification that works with the panel closed):
+   * yes, no, or "always" for this tool in this conversation. `signal` aborts when the panel
+   * decided first or the run stopped: the question should go away then. Without it, only the
+   * panel decides (by writing the call item's state).
+   */
+  approve?(call: Item, signal: AbortSignal): Promise<Decision>;
+  /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
+  files?(path: string, name: string): Attachment | Promise<Attachment>;
+  /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */
+  skills?(): Skill[] | Promise<Skill[]>;
+  /** The first assistant, made when the store has none (default: "Tandem", with every tool). */
+  assistant?: Assistant;
+  /** The limits of each run. */
+  limits?: Limits;
+  /** False in an untrusted workspace: no tool that writes or runs is offered (default true). */
+  trusted?(): boolean;
+  /** The time in ms since 1970 (default Date.now). */
+  now?(): number;
+  /** Told when a conversation's run starts and ends (the panel shows it). */
+  running?(chat: string, running: boolean): void;
+  /** Told what went wrong outside any run (a store that refused a write), in words for the person. */
+  problem?(text: string): void;
+}

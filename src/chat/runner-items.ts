@@ -1,0 +1,190 @@
+/**
+ * Writing one answer as items: text and reasoning that grow, call items with their state, and
+ * error items. An answer's items are keyed after the item they answer (its key, a dot, a count),
+ * so each answer reads right under its message even when later messages wait in the queue.
+ */
+import type { Call, Piece } from "../agent/types";
+import { chips, item } from "./make";
+import { sourceSchema, type Chip, type Item, type Kind, type Source, type State } from "./rows";
+import type { Store } from "./store";
+
+/** What a call that a stop or a crash cut short gives the model as its result. */
+export const CUT_SHORT = "The run was stopped before this call finished.";
+/** What a call a crash or a closing editor cut short says. */
+export const CALL_INTERRUPTED = "Interrupted before it finished.";
+/** What an answer a crash or a closing editor cut short says. */
+export const INTERRUPTED = "Interrupted — retry to answer again.";
+
+const WIDTH = 4;
+
+/** The key of the `n`th item of the answer to `parent`. */
+export function answerKey(parent: string, n: number): string {
+  return `${parent}.${n.toString(36).padStart(WIDTH, "0")}`;
+}
+
+/** The key of the item an answer item answers ("" for an item that is not part of an answer). */
+export function parentOf(key: string): string {
+  const dot = key.indexOf(".");
+  return dot < 0 ? "" : key.slice(0, dot);
+}
+
+/** The count the next item of the answer to `parent` takes, after those already in `items`. */
+export function nextIndex(items: readonly Item[], parent: string): number {
+  let next = 0;
+  const prefix = `${parent}.`;
+  for (const i of items) {
+    if (!i.id.startsWith(prefix)) continue;
+    const n = parseInt(i.id.slice(prefix.length), 36);
+    if (Number.isFinite(n) && n >= next) next = n + 1;
+  }
+  return next;
+}
+
+/** A call's final states: it will not change again. */
+export const FINAL: ReadonlySet<State> = new Set<State>(["done", "failed", "declined", "interrupted"]);
+
+/**
+ * What a tool's output says beside its text, by convention: a tool that read pages answers a JSON
+ * object with `sources` (an array of `{title, url}`), and a tool that made a file names it in
+ * `file`. Anything else is plain output.
+ */
+export function outputFacts(output: string): { sources: Source[]; file: string } {
+  const facts = { sources: [] as Source[], file: "" };
+  const text = output.trim();
+  if (!text.startsWith("{")) return facts;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return facts;
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return facts;
+  const record = value as Record<string, unknown>;
+  if (typeof record.file === "string") facts.file = record.file;
+  if (Array.isArray(record.sources)) {
+    for (const s of record.sources) {
+      const read = sourceSchema.safeParse(s);
+      if (read.success) facts.sources.push(read.data);
+    }
+  }
+  return facts;
+}
+
+/** The sources a call item's output names (see `outputFacts`). */
+export function sourcesOf(call: Item): Source[] {
+  return call.kind === "call" ? outputFacts(call.output).sources : [];
+}
+
+/** The chips a call item shows under its step: one a site, six at most. */
+export function chipsOf(call: Item): Chip[] {
+  return chips(sourcesOf(call));
+}
+
+/** The items of one answer, written as its pieces come. */
+export class Answer {
+  private next: number;
+  private open: string | null = null;
+  private readonly calls = new Map<Call, string>();
+
+  /** The answer to the item `parent` (a user or retry item) of `chat`, written by `model`. */
+  constructor(
+    private readonly store: Store,
+    readonly chat: string,
+    readonly parent: string,
+    readonly model: string,
+  ) {
+    this.next = nextIndex(store.items(chat), parent);
+  }
+
+  /** A new item of this answer, not yet put. */
+  make(kind: Kind, text: string): Item {
+    return { ...item(kind, text, this.chat), id: answerKey(this.parent, this.next++), model: this.model };
+  }
+
+  /** Writes a piece of the run. */
+  piece(piece: Piece): void {
+    switch (piece.kind) {
+      case "text":
+      case "reasoning":
+        return this.grow(piece.kind, piece.text);
+      case "call":
+        return this.call(piece.call);
+      case "result":
+        return this.result(piece.call, piece.text);
+      case "failed":
+        return this.settle(piece.call, { state: "failed", text: piece.text });
+      case "error":
+        this.closeOpen();
+        this.error(piece.text);
+        return;
+      case "done":
+      case "stopped":
+        return this.closeOpen();
+    }
+  }
+
+  /** The call item of `call`, if it was written. */
+  callItem(call: Call): Item | undefined {
+    const key = this.calls.get(call);
+    return key ? this.store.get("items", key) : undefined;
+  }
+
+  /** Writes an error item that says why. */
+  error(text: string, state: State = ""): Item {
+    const row = { ...this.make("error", text), state, done: true };
+    this.store.put("items", row);
+    return row;
+  }
+
+  /** Closes what is still open: growing text is done, a call not finished failed with `why`. */
+  close(why = CUT_SHORT, state: State = "failed"): void {
+    this.closeOpen();
+    for (const key of this.calls.values()) {
+      const row = this.store.get("items", key);
+      if (row && !FINAL.has(row.state))
+        this.store.put("items", { ...row, state, text: row.text || why, done: true });
+    }
+  }
+
+  private grow(kind: "text" | "reasoning", text: string): void {
+    const open = this.open ? this.store.get("items", this.open) : undefined;
+    if (open && open.kind === kind && !open.done) {
+      this.store.put("items", { ...open, text: open.text + text });
+      return;
+    }
+    this.closeOpen();
+    const row = this.make(kind, text);
+    this.store.put("items", row);
+    this.open = row.id;
+  }
+
+  private closeOpen(): void {
+    const open = this.open ? this.store.get("items", this.open) : undefined;
+    this.open = null;
+    if (open && !open.done) this.store.put("items", { ...open, done: true });
+  }
+
+  private call(call: Call): void {
+    this.closeOpen();
+    const row = {
+      ...this.make("call", ""),
+      name: call.name,
+      input: call.arguments,
+      state: "running" as const,
+    };
+    this.store.put("items", row);
+    this.calls.set(call, row.id);
+  }
+
+  private result(call: Call, text: string): void {
+    const row = this.callItem(call);
+    // A declined call's result is the core's note to the model; the item keeps its state.
+    if (row?.state === "declined") return this.settle(call, { done: true });
+    this.settle(call, { state: "done", output: text, file: outputFacts(text).file });
+  }
+
+  private settle(call: Call, change: Partial<Item>): void {
+    const row = this.callItem(call);
+    if (row) this.store.put("items", { ...row, ...change, done: true });
+  }
+}

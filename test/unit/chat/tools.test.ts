@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { calls, says, scripted } from "../../../src/agent/scripted";
+import { tool } from "../../../src/agent/tool";
+import { asked, newKey } from "../../../src/chat/make";
+import { filesOf } from "../../../src/chat/runner-history";
+import { chipsOf } from "../../../src/chat/runner-items";
+import { planText, rememberTool } from "../../../src/chat/tools";
+import { workspaceTools } from "../../../src/chat/workspace";
+import { answerOf, answered, bench, hostOf, type Bench } from "./runner-fixture";
+
+describe("chat tools", () => {
+  let b: Bench | undefined;
+  afterEach(async () => {
+    await b?.end();
+    b = undefined;
+  });
+
+  it("remember writes a memory that the next run reads in its instructions", async () => {
+    const model = scripted([
+      calls([["remember", '{"text":"The person writes TypeScript with tabs."}']]),
+      says("Noted."),
+      says("Preferences"),
+      says("Tabs, then."),
+    ]);
+    b = await bench(hostOf({ default: model }, { now: () => 1_700_000_000_000 }));
+    const chat = b.chat();
+    const first = asked("Remember: I use tabs in TypeScript", chat);
+    b.store.put("items", first);
+    await answered(b.store, first.id);
+    assert.deepEqual(
+      b.store.rows("memories").map((m) => [m.agent, m.text, m.created]),
+      [["a1", "The person writes TypeScript with tabs.", 1_700_000_000_000]],
+    );
+    assert.doesNotMatch(model.requests[0].instructions, /with tabs/);
+    const elsewhere = b.chat();
+    const second = asked("Indent this", elsewhere);
+    b.store.put("items", second);
+    await answered(b.store, second.id);
+    assert.match(model.requests[3].instructions, /- The person writes TypeScript with tabs\./);
+    assert.match(model.requests[3].instructions, /Today is 2023-11-14\./);
+  });
+
+  it("remember keeps a memory once and refuses an empty one", async () => {
+    b = await bench(hostOf({}));
+    const remember = rememberTool(b.store, "a1", () => 5);
+    const signal = new AbortController().signal;
+    assert.equal(await remember.run('{"text":"Likes tea"}', signal), "Remembered: Likes tea");
+    assert.equal(await remember.run('{"text":"likes TEA "}', signal), "Already remembered: Likes tea");
+    await assert.rejects(remember.run('{"text":"  "}', signal), /do not match the schema/);
+    await assert.rejects(remember.run("not json", signal), /not valid JSON/);
+    assert.equal(b.store.rows("memories").length, 1);
+  });
+
+  it("update_plan keeps one plan item per conversation, up to date, and the next run reads it", async () => {
+    const model = scripted([
+      calls([["update_plan", '{"steps":[{"step":"Read the code"},{"step":"Write the fix"}]}']]),
+      calls([["update_plan", '{"steps":[{"step":"Read the code","done":true},{"step":"Write the fix"}]}']]),
+      says("Halfway."),
+      says("A fix"),
+      calls([
+        [
+          "update_plan",
+          '{"steps":[{"step":"Read the code","done":true},{"step":"Write the fix","done":true}]}',
+        ],
+      ]),
+      says("Done."),
+    ]);
+    b = await bench(hostOf({ default: model }));
+    const chat = b.chat();
+    const first = asked("Fix the bug", chat);
+    b.store.put("items", first);
+    await answered(b.store, first.id);
+    const plans = () => b!.store.items(chat).filter((i) => i.kind === "plan");
+    assert.equal(plans().length, 1);
+    assert.equal(plans()[0].text, "- [x] Read the code\n- [ ] Write the fix");
+    const second = asked("Go on", chat);
+    b.store.put("items", second);
+    await answered(b.store, second.id);
+    assert.match(model.requests[4].instructions, /- \[x\] Read the code\n- \[ \] Write the fix/);
+    assert.equal(plans().length, 1);
+    assert.equal(plans()[0].text, "- [x] Read the code\n- [x] Write the fix");
+    assert.equal(planText([{ step: "a\nb", done: false }]), "- [ ] a b");
+  });
+
+  it("load_skill lists the table's and the workspace's skills and reads a body on demand", async () => {
+    const model = scripted([calls([["load_skill", '{"name":"release"}']]), says("Following it.")]);
+    b = await bench(
+      hostOf(
+        { default: model },
+        {
+          skills: () => [
+            {
+              id: "file:review",
+              name: "review",
+              description: "When reviewing a change.",
+              body: "Read the diff.",
+            },
+          ],
+        },
+      ),
+    );
+    b.store.put("skills", {
+      id: newKey(),
+      name: "release",
+      description: "When making a release.",
+      body: "Tag, then publish.",
+    });
+    const chat = b.chat();
+    const user = asked("Make a release", chat);
+    b.store.put("items", user);
+    await answered(b.store, user.id);
+    const offered = model.requests[0].tools.find((t) => t.function.name === "load_skill");
+    assert.match(
+      offered?.function.description ?? "",
+      /- release: When making a release\.\n- review: When reviewing a change\./,
+    );
+    assert.equal(answerOf(b.store, chat, user.id)[0].output, "Tag, then publish.");
+  });
+
+  it("read_file reads the rest of a long document attached to an earlier message", async () => {
+    b = await bench(hostOf({}));
+    const path = join(b.dir, "long.txt");
+    const text = "a".repeat(20_000) + "THE END PART";
+    await writeFile(path, text);
+    const model = scripted([
+      says("It is long."),
+      says("Long file"),
+      calls([["read_file", '{"name":"long.txt","offset":20000}']]),
+      says("It ends with THE END PART."),
+    ]);
+    b.host.model = () => model;
+    const chat = b.chat();
+    const first = asked("Read this", chat, "", JSON.stringify([{ path, name: "long.txt" }]));
+    b.store.put("items", first);
+    await answered(b.store, first.id);
+    assert.match(model.requests[0].messages[0].text, /read_file/);
+    const second = asked("How does it end?", chat);
+    b.store.put("items", second);
+    await answered(b.store, second.id);
+    const [call] = answerOf(b.store, chat, second.id);
+    assert.equal(call.state, "done");
+    assert.match(call.output, /^THE END PART\n\[End of long\.txt/);
+    assert.match(
+      model.requests[2].messages[0].text,
+      /<file name="long.txt">/,
+      "the earlier file joins its message",
+    );
+  });
+
+  it("read_file reads an attached document by name and a workspace file by path when the workspace offers read_file", async () => {
+    b = await bench(hostOf({}));
+    const path = join(b.dir, "long.txt");
+    await writeFile(path, "b".repeat(20_000) + "TAIL OF THE DOCUMENT");
+    await writeFile(join(b.dir, "notes.md"), "first line\nsecond line\n");
+    const model = scripted([
+      calls([
+        ["read_file", '{"name":"long.txt","offset":20000}'],
+        ["read_file", '{"path":"notes.md"}'],
+        ["read_file", '{"name":"other.pdf"}'],
+      ]),
+      says("Read both."),
+    ]);
+    b.host.model = () => model;
+    b.host.tools = () => workspaceTools({ root: b!.dir, trusted: false });
+    const chat = b.chat();
+    const user = asked("Compare", chat, "", JSON.stringify([{ path, name: "long.txt" }]));
+    b.store.put("items", user);
+    await answered(b.store, user.id);
+    const offered = model.requests[0].tools.filter((t) => t.function.name === "read_file");
+    assert.equal(offered.length, 1, "one read_file");
+    const [doc, file, missing] = answerOf(b.store, chat, user.id);
+    assert.equal(doc.state, "done");
+    assert.match(doc.output, /^TAIL OF THE DOCUMENT\n\[End of long\.txt/);
+    assert.equal(file.state, "done");
+    assert.match(file.output, /second line/);
+    assert.equal(missing.state, "failed");
+    assert.match(missing.text, /No attached document is named "other\.pdf"; they are: long\.txt/);
+  });
+
+  it("keeps the sources a tool read, shown as one chip a site and six at most", async () => {
+    const sites = ["a.com", "b.org", "www.a.com", "c.net", "d.io", "e.dev", "f.fr", "g.de"];
+    const search = tool(
+      "search",
+      "Searches the web.",
+      z.object({ q: z.string() }),
+      ({ q }) => ({
+        results: q,
+        sources: sites.map((s, i) => ({ title: `Page ${i}`, url: `https://${s}/p${i}` })),
+      }),
+      { readOnly: true },
+    );
+    const model = scripted([calls([["search", '{"q":"x"}']]), says("Found.")]);
+    b = await bench(hostOf({ default: model }, { tools: () => [search] }));
+    const chat = b.chat();
+    const user = asked("Search", chat);
+    b.store.put("items", user);
+    await answered(b.store, user.id);
+    const [call] = answerOf(b.store, chat, user.id);
+    assert.deepEqual(
+      chipsOf(call).map((c) => c.site),
+      ["a.com", "b.org", "c.net", "d.io", "e.dev", "f.fr"],
+    );
+    assert.equal(chipsOf({ ...call, output: "{not json" }).length, 0);
+    assert.equal(chipsOf({ ...call, output: '{"sources":[{"title":1}]}' }).length, 0);
+  });
+
+  it("reads a message's files as JSON references, paths, or lines, and ignores what is not a file", () => {
+    assert.deepEqual(filesOf(""), []);
+    assert.deepEqual(filesOf('[{"path":"src/a.ts","name":"a"},"docs/b.md",{"name":"no path"},3]'), [
+      { path: "src/a.ts", name: "a" },
+      { path: "docs/b.md", name: "b.md" },
+    ]);
+    assert.deepEqual(filesOf("src/a.ts\n\n  c:\\x\\y.txt "), [
+      { path: "src/a.ts", name: "a.ts" },
+      { path: "c:\\x\\y.txt", name: "y.txt" },
+    ]);
+  });
+});
