@@ -1,0 +1,61 @@
+// A ~100 KB Markdown answer streamed in 4-character deltas, one patch per delta, against
+// rendering the final text once and against re-rendering the whole text on every delta.
+import { keyed } from "../src/markdown/keyed";
+import { stream } from "../src/markdown/stream";
+import type { Patch } from "../src/protocol/blocks";
+import { answer } from "../test/fixtures/markdown-corpus";
+
+const DELTA = 4;
+const text = answer(42, 100_000, 10);
+const deltas: string[] = [];
+for (let i = 0; i < text.length; i += DELTA) deltas.push(text.slice(i, i + DELTA));
+
+/** CPU milliseconds (user + system) spent in RUN. */
+function cpu(run: () => void): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function streamed(): Patch[] {
+  const renderer = stream("item");
+  const patches: Patch[] = [];
+  for (const delta of deltas) patches.push(renderer.append(delta));
+  patches.push(renderer.end());
+  return patches;
+}
+
+// Warm up both paths so the JIT has compiled them before anything is timed.
+for (let i = 0; i < 3; i++) keyed(text, "item");
+streamed();
+
+const single = median(Array.from({ length: 7 }, () => cpu(() => keyed(text, "item"))));
+let patches: Patch[] = [];
+const streaming = median(Array.from({ length: 3 }, () => cpu(() => (patches = streamed()))));
+
+// Re-rendering everything on every delta costs in proportion to the prefix: time every
+// STRIDE-th prefix and count each for STRIDE deltas.
+const STRIDE = 500;
+let full = 0;
+for (let i = STRIDE - 1; i < deltas.length; i += STRIDE) {
+  const prefix = text.slice(0, (i + 1) * DELTA);
+  full += cpu(() => keyed(prefix, "item")) * STRIDE;
+}
+
+const finalBytes = keyed(text, "item").reduce((sum, b) => sum + Buffer.byteLength(b.html), 0);
+const patchBytes = patches.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p)), 0);
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+console.log(
+  `BENCH stream-render cpu_vs_single=${round(streaming / single)} speedup_vs_full=${round(full / streaming, 1)} ` +
+    `bytes_vs_final=${round(patchBytes / finalBytes)} text_kb=${round(text.length / 1024, 1)} deltas=${deltas.length} ` +
+    `single_ms=${round(single, 1)} stream_ms=${round(streaming, 1)} full_ms=${round(full, 0)}`,
+);

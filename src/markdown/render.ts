@@ -1,0 +1,102 @@
+// Markdown tokens to sanitized HTML with marked: raw HTML becomes text, links and images pass the
+// allow-list, code blocks are coloured and carry their actions.
+import {
+  Lexer,
+  Parser,
+  Renderer,
+  getDefaults,
+  type MarkedOptions,
+  type Token,
+  type Tokens,
+  type TokensList,
+} from "marked";
+import { codeBlock } from "./code";
+import { escape } from "./html";
+import { safeHref, safeImage, type CommandLinks } from "./links";
+
+/** Reference link definitions by normalized label, as marked keeps them. */
+export type Links = TokensList["links"];
+
+/** What a render may use beyond the Markdown itself. */
+export interface RenderOptions {
+  /** Command links Tandem wrote into this Markdown; without it no `command:` link is made. */
+  commands?: CommandLinks;
+}
+
+class SafeRenderer extends Renderer {
+  constructor(private readonly commands: CommandLinks | undefined) {
+    super();
+  }
+
+  override html(token: Tokens.HTML | Tokens.Tag): string {
+    if ("block" in token && token.block)
+      return `<p class="raw-html">${escape(token.text.replace(/\n+$/, ""))}</p>\n`;
+    return escape(token.text);
+  }
+
+  override link(token: Tokens.Link): string {
+    const inner = this.parser.parseInline(token.tokens);
+    const title = token.title ? ` title="${escape(token.title)}"` : "";
+    const command = this.commands?.resolve(token.href);
+    if (command) {
+      return `<a href="${escape(command.uri)}" data-command="${escape(command.command)}"${title}>${inner}</a>`;
+    }
+    const href = safeHref(token.href);
+    if (href === undefined) return escape(token.raw);
+    return `<a href="${escape(href)}" rel="noopener noreferrer"${title}>${inner}</a>`;
+  }
+
+  override image(token: Tokens.Image): string {
+    const src = safeImage(token.href);
+    if (src === undefined) return escape(token.raw);
+    const title = token.title ? ` title="${escape(token.title)}"` : "";
+    return `<img src="${escape(src)}" alt="${escape(token.text)}"${title}>`;
+  }
+
+  override code(token: Tokens.Code): string {
+    return codeBlock(token.text, token.lang);
+  }
+}
+
+/** The marked setup for one set of render options: lexer options and a parser to reuse. */
+export class Markdown {
+  readonly options: MarkedOptions;
+  private readonly parser: Parser;
+
+  constructor(render: RenderOptions = {}) {
+    this.options = {
+      ...getDefaults(),
+      gfm: true,
+      breaks: false,
+      async: false,
+      renderer: new SafeRenderer(render.commands),
+    };
+    this.parser = new Parser(this.options);
+  }
+
+  /** The top-level tokens of SRC, its reference links resolved with LINKS and its own definitions. */
+  lex(src: string, links: Links = {}): TokensList {
+    const lexer = new Lexer(this.options);
+    Object.assign(lexer.tokens.links, links);
+    return lexer.lex(src);
+  }
+
+  /** The HTML of one top-level token. */
+  render(token: Token): string {
+    return this.parser.parse([token]);
+  }
+}
+
+/** Calls EACH for every reference definition inside TOKEN, nested ones included. */
+export function definitions(token: Token, each: (def: Tokens.Def) => void): void {
+  if (token.type === "def") each(token as Tokens.Def);
+  if (token.type === "list")
+    for (const item of (token as Tokens.List).items) for (const t of item.tokens) definitions(t, each);
+  else if (token.type === "blockquote")
+    for (const t of (token as Tokens.Blockquote).tokens) definitions(t, each);
+}
+
+/** Markdown with CR and CRLF line ends turned into LF, as marked reads it. */
+export function normalize(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}

@@ -1,0 +1,342 @@
+// A growing Markdown text rendered block by block: closed blocks are rendered once; a delta costs
+// work in proportion to the open (last) block, and plain words appended to it cost only themselves.
+import type { Token, Tokens } from "marked";
+import type { Block, Patch } from "../protocol/blocks";
+import { openCodeBlock } from "./code";
+import { escape, opening } from "./html";
+import { Markdown, definitions, type Links, type RenderOptions } from "./render";
+import { Changes } from "./changes";
+
+/** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
+const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
+/** Quotes may end a reference definition's title, so they are plain only on a line without "[". */
+const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
+const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
+/** A line start decided by a letter, after a list marker or not. */
+const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
+const FENCE = /^(`{3,}|~{3,})([^\n]*)$/;
+
+/** An open fenced code block at the end of the text, streamed as escaped text. */
+interface Fence {
+  char: string;
+  size: number;
+}
+
+/** Renders one growing Markdown text (an item) as keyed blocks and tells what changed. */
+export class MarkdownStream {
+  private text = "";
+  private source = "";
+  private carriage = false;
+  private ended = false;
+  /** Where the open part of the text begins: everything before it is closed blocks. */
+  private closedEnd = 0;
+  private readonly html: string[] = [];
+  private closedCount = 0;
+  /** The source of each closed block that may hold a reference link, for late definitions. */
+  private readonly references = new Map<number, string>();
+  private readonly links: Links = {};
+  /** The full HTML of the open blocks by source, to reuse when a re-render leaves one unchanged. */
+  private rendered = new Map<string, string>();
+  /** The last block renders the end of the text, so words typed there append to its HTML. */
+  private tailIsLastBlock = false;
+  /** The last block holds a code block, whose colours plain words can change. */
+  private tailHasCode = false;
+  /** Where the plain run that ends the last block's HTML starts in the text; -1 when unknown. */
+  private plainFrom = -1;
+  private fence: Fence | undefined;
+  private readonly changes = new Changes();
+  private readonly markdown: Markdown;
+
+  constructor(
+    readonly key: string,
+    options: RenderOptions = {},
+  ) {
+    this.markdown = new Markdown(options);
+  }
+
+  /** How many leading blocks are closed: their HTML is final (a late reference definition aside). */
+  get closed(): number {
+    return this.closedCount;
+  }
+
+  /** The blocks as they stand: closed ones final, the open ones without their closing tags. */
+  blocks(): Block[] {
+    return this.html.map((html, i) => ({ key: `${this.key}.${i}`, html }));
+  }
+
+  /** Sets the whole text; when it extends the last one only the added part is rendered. */
+  update(text: string): Patch {
+    if (this.ended || !text.startsWith(this.source)) this.reset();
+    return this.append(text.slice(this.source.length));
+  }
+
+  /** Adds DELTA to the text and returns the patch since the last one. */
+  append(delta: string): Patch {
+    if (this.ended) throw new Error("the text has ended");
+    this.source += delta;
+    let added = (this.carriage ? "\r" : "") + delta;
+    this.carriage = added.endsWith("\r");
+    if (this.carriage) added = added.slice(0, -1);
+    added = added.replace(/\r\n?/g, "\n");
+    if (added !== "" && !this.appendPlain(added)) {
+      this.text += added;
+      this.render(false);
+    }
+    return this.changes.take(this.key, this.html);
+  }
+
+  /** Closes the text (the answer is finished): the last blocks get their final HTML. */
+  end(): Patch {
+    if (!this.ended) {
+      if (this.carriage) this.text += "\n";
+      this.carriage = false;
+      this.ended = true;
+      this.render(true);
+    }
+    return this.changes.take(this.key, this.html);
+  }
+
+  private reset(): void {
+    this.text = this.source = "";
+    this.carriage = this.ended = this.tailIsLastBlock = false;
+    this.closedEnd = this.closedCount = 0;
+    this.html.length = 0;
+    this.references.clear();
+    for (const tag of Object.keys(this.links)) delete this.links[tag];
+    this.rendered.clear();
+    this.fence = undefined;
+    this.plainFrom = -1;
+    this.changes.forget();
+  }
+
+  /** Appends ADDED without re-lexing when it provably only extends the last block's text. */
+  private appendPlain(added: string): boolean {
+    if (!this.tailIsLastBlock) return false;
+    if (this.fence) return this.appendCode(added);
+    if (added.includes("\n") || this.tailHasCode || !QUOTED.test(added)) return false;
+    // Only the last line matters, and only its end: a delta costs its own length, not the text's.
+    const text = this.text;
+    const lineStart = text.lastIndexOf("\n") + 1;
+    let end = text.length;
+    while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+    if (this.plainFrom < 0 && !this.checkPlainEnd(lineStart, end)) return false;
+    if (end <= this.plainFrom) return false;
+    if (!PLAIN.test(added) && text.includes("[", lineStart)) return false;
+    const pending = text.slice(end) + added;
+    // Words that can grow into an autolink or an entity change with every letter.
+    const wordStart = Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
+    if (/[&:@\\<]|www\./i.test(text.slice(wordStart, end) + pending)) return false;
+    this.text += added;
+    const shown = pending.replace(/[ \t]+$/, "");
+    if (shown !== "") this.grow(this.html.length - 1, escape(shown));
+    return true;
+  }
+
+  /**
+   * Whether the plain run that ends the text (LINE_START..END) also ends the last block's HTML;
+   * if so, remembers where it starts, so that words appended after it need no check again.
+   */
+  private checkPlainEnd(lineStart: number, end: number): boolean {
+    const text = this.text;
+    let runStart = end;
+    while (runStart > lineStart && RUN.test(text[runStart - 1])) runStart--;
+    let core = text.slice(runStart, end).trimStart();
+    if (runStart === lineStart || text.slice(lineStart, runStart).trim() === "") {
+      // Text that starts its line could still become a list marker, a rule or an underline,
+      // unless a letter follows a list marker or starts the line.
+      const marker = LINE_START.exec(core);
+      if (!marker) return false;
+      core = core.slice(marker[0].length);
+    }
+    if (core === "" || !this.html[this.html.length - 1].endsWith(escape(core))) return false;
+    this.plainFrom = end - core.length;
+    return true;
+  }
+
+  /** Appends ADDED to an open fenced code block unless one of its lines may close the fence. */
+  private appendCode(added: string): boolean {
+    const fence = this.fence as Fence;
+    const lines = (this.text.slice(this.text.lastIndexOf("\n") + 1) + added).split("\n");
+    for (const line of lines) {
+      const body = line.trimStart();
+      if (body[0] === fence.char && line.length - body.length <= 3) return false;
+    }
+    this.text += added;
+    this.grow(this.html.length - 1, escape(added));
+    return true;
+  }
+
+  private grow(index: number, html: string): void {
+    this.html[index] += html;
+    this.changes.append(index, html);
+  }
+
+  /** Lexes the open part of the text, closes the blocks that can no longer change, renders the rest. */
+  private render(final: boolean): void {
+    const tail = this.text.slice(this.closedEnd);
+    let tokens: Token[] = this.markdown.lex(tail, this.links);
+    const starts: number[] = [];
+    let offset = 0;
+    for (const token of tokens) {
+      starts.push(offset);
+      offset += token.raw.length;
+    }
+    const closing =
+      offset === tail.length ? (final ? tokens.length : this.closable(tokens, starts, tail)) : 0;
+    const closingEnd = closing < tokens.length ? starts[closing] : tail.length;
+
+    if (closing > 0) {
+      let closed = tokens.slice(0, closing);
+      tokens = tokens.slice(closing);
+      // Closed blocks must not lean on a definition still being typed: lex them without it.
+      if (!final && tokens.some((t) => hasDefinition(t)))
+        closed = this.markdown.lex(tail.slice(0, closingEnd), this.links);
+      const before = this.closedCount;
+      const tags = this.close(closed);
+      this.closedEnd += closingEnd;
+      this.lateDefinitions(tags, before);
+    }
+    this.renderOpen(tokens, tail.slice(closingEnd), final);
+  }
+
+  /** How many leading tokens are final: text appended later cannot change how they lex. */
+  private closable(tokens: Token[], starts: number[], tail: string): number {
+    let closing = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (token.type === "space") continue;
+      let next = i + 1;
+      while (next < tokens.length && tokens[next].type === "space") next++;
+      const end = starts[i] + token.raw.trimEnd().length;
+      const gap = tail.slice(end, next < tokens.length ? starts[next] : tail.length);
+      const indented = token.type === "code" && !/^ {0,3}(`{3}|~{3})/.test(token.raw);
+      // After a blank line and more text most blocks are over; a list or indented code may go on
+      // (without the more text, the block may only have stopped at the end of the input).
+      const blankAfter = next < tokens.length && /\n[ \t]*\n/.test(gap) && token.type !== "list" && !indented;
+      // Otherwise the next block's first line (two for a table) must be complete: a half line
+      // such as "#" or "```" can still turn back into text that continues this block.
+      let lines = next < tokens.length ? (tokens[next].type === "table" ? 2 : 1) : Infinity;
+      let at = next < tokens.length ? starts[next] : tail.length;
+      while (lines > 0 && at >= 0 && at < tail.length) {
+        at = tail.indexOf("\n", at);
+        if (at < 0) break;
+        at++;
+        lines--;
+      }
+      if (!blankAfter && lines > 0) break;
+      closing = next < tokens.length ? next : i + 1;
+    }
+    return closing;
+  }
+
+  /** Renders TOKENS as closed blocks after the ones already closed; returns the labels they define. */
+  private close(tokens: Token[]): string[] {
+    const tags: string[] = [];
+    this.html.length = this.closedCount;
+    for (const token of tokens) {
+      definitions(token, (d: Tokens.Def) => {
+        if (!(d.tag in this.links)) {
+          this.links[d.tag] = { href: d.href, title: d.title };
+          tags.push(d.tag);
+        }
+      });
+      const html = this.rendered.get(token.raw) ?? this.markdown.render(token);
+      if (html === "") continue;
+      if (token.raw.includes("[")) this.references.set(this.closedCount, token.raw);
+      this.html.push(html);
+      this.changes.touch(this.closedCount);
+      this.closedCount++;
+    }
+    if (tags.length > 0) this.rendered.clear();
+    return tags;
+  }
+
+  /** Re-renders the closed blocks that name a label defined only now (a definition came late). */
+  private lateDefinitions(tags: string[], before: number): void {
+    if (tags.length === 0) return;
+    for (const [index, raw] of this.references) {
+      if (index >= before) continue;
+      const labels = raw.toLowerCase().replace(/\s+/g, " ");
+      if (!tags.some((tag) => labels.includes(`[${tag}]`))) continue;
+      const html = this.markdown
+        .lex(raw, this.links)
+        .map((t) => this.markdown.render(t))
+        .join("");
+      if (html !== this.html[index]) {
+        this.html[index] = html;
+        this.changes.touch(index);
+      }
+    }
+  }
+
+  /** Renders the open tokens (the tail of the text) in their open form. */
+  private renderOpen(tokens: Token[], tail: string, final: boolean): void {
+    const previous = this.html.length;
+    const rendered = this.rendered;
+    this.rendered = new Map();
+    this.html.length = this.closedCount;
+    this.fence = undefined;
+    this.tailIsLastBlock = false;
+    this.plainFrom = -1;
+    let offset = 0;
+    tokens.forEach((token, i) => {
+      const start = offset;
+      offset += token.raw.length;
+      const last = i === tokens.length - 1;
+      const fence = last && !final ? this.openFence(token) : undefined;
+      let html: string;
+      if (fence) {
+        const contentStart = tail.indexOf("\n", start) + 1;
+        html = openCodeBlock(fence.info) + (contentStart > 0 ? escape(tail.slice(contentStart)) : "");
+        if (contentStart > 0) this.fence = fence;
+      } else {
+        // A block before the last one is often unchanged: reuse its HTML (a code block's colours).
+        const full = rendered.get(token.raw) ?? this.markdown.render(token);
+        if (full === "") return;
+        this.rendered.set(token.raw, full);
+        html = final ? full : opening(full);
+      }
+      this.changes.touch(this.html.length);
+      this.html.push(html);
+      if (last) {
+        this.tailIsLastBlock = true;
+        this.tailHasCode = !fence && html.includes("<pre");
+      }
+    });
+    if (final) {
+      this.closedCount = this.html.length;
+      this.closedEnd = this.text.length;
+    }
+    for (let i = this.html.length; i < previous; i++) this.changes.touch(i);
+  }
+
+  /** The fence of TOKEN when it is a fenced code block at the margin whose closing fence has not come. */
+  private openFence(token: Token): (Fence & { info: string }) | undefined {
+    if (token.type !== "code") return undefined;
+    const raw = token.raw;
+    const lineEnd = raw.indexOf("\n");
+    const first = FENCE.exec(lineEnd < 0 ? raw : raw.slice(0, lineEnd));
+    if (!first) return undefined;
+    const fence = { char: first[1][0], size: first[1].length, info: first[2] };
+    if (lineEnd < 0) return fence;
+    const lines = raw
+      .slice(lineEnd + 1)
+      .replace(/\n$/, "")
+      .split("\n");
+    const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(lines[lines.length - 1]);
+    const closed =
+      lines.length > 0 && closing && closing[1][0] === fence.char && closing[1].length >= fence.size;
+    return closed && raw.slice(lineEnd + 1) !== "" ? undefined : fence;
+  }
+}
+
+function hasDefinition(token: Token): boolean {
+  let found = false;
+  definitions(token, () => (found = true));
+  return found;
+}
+
+/** A renderer for the growing text of the item KEY. */
+export function stream(key: string, options?: RenderOptions): MarkdownStream {
+  return new MarkdownStream(key, options);
+}

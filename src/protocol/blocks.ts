@@ -1,0 +1,27 @@
+// The keyed HTML blocks of a Markdown item and the patch that brings a replica up to date.
+// Both sides import these: the host (src/markdown) makes them, the panel applies them.
+
+/** One rendered block of an item's Markdown: key `ITEM.N`, sanitized HTML. */
+export interface Block {
+  key: string;
+  html: string;
+}
+
+/** One changed block: its index in the item, and its HTML (only the tail to add when `append`). */
+export interface BlockChange {
+  index: number;
+  html: string;
+  append?: true;
+}
+
+/**
+ * The blocks of one item that changed since the last send: a replica keeps `count` blocks,
+ * replaces (or adds) each listed block, or appends `html` to it when `append` is set.
+ */
+export interface Patch {
+  /** The item's key: blocks are keyed `${key}.${index}`. */
+  key: string;
+  /** How many blocks the item has now (blocks past it are removed). */
+  count: number;
+  blocks: BlockChange[];
+}

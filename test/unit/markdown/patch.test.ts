@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { apply, coalesce, merge, patch } from "../../../src/markdown";
+import type { Block, Patch } from "../../../src/protocol/blocks";
+
+const blocks = (...html: string[]): Block[] => html.map((h, i) => ({ key: `k.${i}`, html: h }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("patch", () => {
+  it("gives only the appended part of a block that grew, replaces others, and the count", () => {
+    const before = blocks("<p>a</p>\n", "<p>Hello", "<p>x");
+    const after = blocks("<p>a</p>\n", "<p>Hello world", "<ul>\n<li>y", "<p>z");
+    const p = patch(before, after, "k");
+    assert.deepEqual(p, {
+      key: "k",
+      count: 4,
+      blocks: [
+        { index: 1, html: " world", append: true },
+        { index: 2, html: "<ul>\n<li>y" },
+        { index: 3, html: "<p>z" },
+      ],
+    });
+    assert.deepEqual(apply(before, p), after);
+  });
+
+  it("drops the blocks past the count", () => {
+    const before = blocks("<p>a", "<p>b", "<p>c");
+    const after = blocks("<p>a b");
+    assert.deepEqual(apply(before, patch(before, after, "k")), after);
+  });
+
+  it("refuses a patch that appends to a block the replica lacks", () => {
+    assert.throws(
+      () => apply([], { key: "k", count: 1, blocks: [{ index: 0, html: "x", append: true }] }),
+      /missing/,
+    );
+    assert.throws(() => apply([], { key: "k", count: 2, blocks: [{ index: 1, html: "x" }] }), /gap/);
+  });
+
+  it("merges two patches into one with the same effect", () => {
+    const start = blocks("<p>a", "<p>b", "<p>c");
+    const middle = blocks("<p>a!", "<p>B", "<p>c");
+    const end = blocks("<p>a!?", "<p>B.", "<p>c", "<p>d");
+    const merged = merge(patch(start, middle, "k"), patch(middle, end, "k"));
+    assert.deepEqual(apply(start, merged), end);
+    assert.deepEqual(merged.blocks[0], { index: 0, html: "!?", append: true });
+    const shrunk = merge(patch(end, middle, "k"), patch(middle, blocks("<p>a"), "k"));
+    assert.deepEqual(apply(end, shrunk), blocks("<p>a"));
+  });
+});
+
+describe("coalesce", () => {
+  it("sends the first patch at once and merges the rest of the frame into one", async () => {
+    const sent: Patch[] = [];
+    const sender = coalesce((p) => sent.push(p), 30);
+    let state = blocks("<p>a");
+    let replica: Block[] = state;
+    const step = (next: Block[]) => {
+      sender.push(patch(state, next, "k"));
+      state = next;
+    };
+    step(blocks("<p>a"));
+    step(blocks("<p>ab"));
+    step(blocks("<p>abc"));
+    step(blocks("<p>abc", "<p>d"));
+    assert.equal(sent.length, 1);
+    await sleep(60);
+    assert.equal(sent.length, 2);
+    for (const p of sent) replica = apply(replica, p);
+    assert.deepEqual(replica, state);
+    assert.deepEqual(sent[1].blocks, [
+      { index: 0, html: "bc", append: true },
+      { index: 1, html: "<p>d" },
+    ]);
+    sender.dispose();
+  });
+
+  it("keeps items apart and sends what waits on flush", () => {
+    const sent: Patch[] = [];
+    const sender = coalesce((p) => sent.push(p), 1000);
+    sender.push({ key: "a", count: 1, blocks: [{ index: 0, html: "1" }] });
+    sender.push({ key: "b", count: 1, blocks: [{ index: 0, html: "2" }] });
+    sender.push({ key: "a", count: 1, blocks: [{ index: 0, html: "3", append: true }] });
+    assert.deepEqual(
+      sent.map((p) => p.key),
+      ["a", "b"],
+    );
+    sender.dispose();
+    assert.deepEqual(sent[2], { key: "a", count: 1, blocks: [{ index: 0, html: "3", append: true }] });
+    sender.push({ key: "c", count: 0, blocks: [] });
+    assert.equal(sent.length, 4);
+    sender.dispose();
+  });
+});

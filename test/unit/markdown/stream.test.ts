@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { apply, keyed, stream } from "../../../src/markdown";
+import type { Block } from "../../../src/protocol/blocks";
+import { answer, corpus, random } from "../../fixtures/markdown-corpus";
+
+const documents = [...corpus, answer(1, 6000, 2), answer(2, 6000, 2), answer(3, 2500, 1)];
+
+/** The pieces of TEXT cut at random lengths from 1 to MAX. */
+function split(text: string, next: () => number, max: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length;) {
+    const n = 1 + Math.floor(next() * max);
+    pieces.push(text.slice(i, i + n));
+    i += n;
+  }
+  return pieces;
+}
+
+describe("stream", () => {
+  it("applied patches of any split of a text equal rendering the whole text", function () {
+    this.timeout(30_000);
+    for (let seed = 1; seed <= 6; seed++) {
+      const next = random(seed);
+      for (const [n, text] of documents.entries()) {
+        const renderer = stream("k");
+        let replica: Block[] = [];
+        for (const piece of split(text, next, seed % 3 === 0 ? 3 : 16))
+          replica = apply(replica, renderer.append(piece));
+        replica = apply(replica, renderer.end());
+        assert.deepEqual(replica, keyed(text, "k"), `seed ${seed}, document ${n}`);
+      }
+    }
+  });
+
+  it("after every delta shows what rendering that prefix at once shows", function () {
+    this.timeout(30_000);
+    const next = random(99);
+    for (const [n, text] of documents.entries()) {
+      if (text.length > 3000) continue;
+      const renderer = stream("k");
+      let prefix = "";
+      for (const piece of split(text, next, 6)) {
+        renderer.append(piece);
+        prefix += piece;
+        const once = stream("k");
+        once.append(prefix);
+        assert.deepEqual(renderer.blocks(), once.blocks(), `document ${n} at ${prefix.length}`);
+      }
+    }
+  });
+
+  it("never changes a block once it is closed", () => {
+    const next = random(7);
+    for (const [n, text] of documents.entries()) {
+      if (/^\[[^\]]+\]:/m.test(text)) continue; // a late definition may re-render (tested below)
+      const renderer = stream("k");
+      const final: string[] = [];
+      for (const piece of split(text, next, 8)) {
+        renderer.append(piece);
+        const blocks = renderer.blocks();
+        for (let i = 0; i < renderer.closed; i++) {
+          if (final[i] === undefined) final[i] = blocks[i].html;
+          assert.equal(blocks[i].html, final[i], `document ${n}, block ${i}`);
+        }
+      }
+      renderer.end();
+      renderer.blocks().forEach((b, i) => final[i] !== undefined && assert.equal(b.html, final[i]));
+    }
+  });
+
+  it("turns an earlier reference into a link when its definition comes later", () => {
+    const renderer = stream("k");
+    const text = [
+      "See [the docs].\n\nMore text here.\n\n",
+      "[The  Docs]: https://example.com/docs\n\n",
+      "End.\n",
+    ];
+    let replica = apply([], renderer.append(text[0]));
+    replica = apply(replica, renderer.append(text[1]));
+    assert.equal(renderer.closed, 2);
+    assert.equal(replica[0].html, "<p>See [the docs].</p>\n");
+    replica = apply(replica, renderer.append(text[2]));
+    assert.equal(
+      replica[0].html,
+      '<p>See <a href="https://example.com/docs" rel="noopener noreferrer">the docs</a>.</p>\n',
+    );
+    assert.deepEqual(apply(replica, renderer.end()), keyed(text.join(""), "k"));
+  });
+
+  it("sends words typed into a paragraph as appends of just their HTML", () => {
+    const renderer = stream("k");
+    renderer.append("First paragraph.\n\nSecond **bold** one");
+    const patch = renderer.append(" grows & more");
+    assert.deepEqual(patch, {
+      key: "k",
+      count: 2,
+      blocks: [{ index: 1, html: " grows &amp; more", append: true }],
+    });
+  });
+
+  it("sends a code block streaming line by line as appends", () => {
+    const renderer = stream("k");
+    renderer.append("```python\n");
+    const patches = ["def f():\n", "    return '<1>'\n"].map((p) => renderer.append(p));
+    assert.deepEqual(
+      patches.map((p) => p.blocks),
+      [
+        [{ index: 0, html: "def f():\n", append: true }],
+        [{ index: 0, html: "    return &#39;&lt;1&gt;&#39;\n", append: true }],
+      ],
+    );
+  });
+
+  it("joins a CR and an LF that arrive in different deltas", () => {
+    const renderer = stream("k");
+    let replica = apply([], renderer.append("a\r"));
+    replica = apply(replica, renderer.append("\n\r"));
+    replica = apply(replica, renderer.append("\nb\r"));
+    replica = apply(replica, renderer.end());
+    assert.deepEqual(replica, keyed("a\n\nb\n", "k"));
+  });
+
+  it("starts over when the text is replaced rather than extended", () => {
+    const renderer = stream("k");
+    let replica = apply([], renderer.update("# One\n\nTwo three four\n\n- five\n"));
+    replica = apply(replica, renderer.update("Something else"));
+    assert.deepEqual(
+      replica,
+      keyed("Something else", "k").map((b) => ({ ...b, html: b.html.replace("</p>\n", "") })),
+    );
+    replica = apply(replica, renderer.end());
+    assert.deepEqual(replica, keyed("Something else", "k"));
+  });
+
+  it("refuses text after the end", () => {
+    const renderer = stream("k");
+    renderer.append("done");
+    renderer.end();
+    assert.throws(() => renderer.append("more"), /ended/);
+  });
+});
