@@ -1,7 +1,10 @@
 import { loaded } from "./clock";
 import * as vscode from "vscode";
 import { askByNotification } from "./approval";
+import { registerChatCommands } from "./chat-commands";
 import { registerCommands } from "./commands";
+import { agentTools, openConversations, type Opened } from "./conversations";
+import { VsCodeEditor } from "./editor";
 import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
@@ -12,21 +15,37 @@ import { Status } from "./status";
 export function activate(context: vscode.ExtensionContext) {
   const models = new Models(context.secrets);
   const status = new Status();
+  const editor = new VsCodeEditor(context);
   context.subscriptions.push(status);
   registerProvider(context, models);
+
+  let opened: Promise<Opened> | undefined;
+  const conversations = () =>
+    (opened ??= openConversations(context, {
+      models,
+      editor,
+      status,
+      running: (chat, running) => panel.panel?.running(chat, running),
+    }));
+  const panel = registerPanel(context, { conversations, models, secrets: context.secrets });
+
   const participant = registerParticipant(context, {
     models,
-    tools: () => [],
-    approve: async (tool, args) => (await askByNotification(tool, args)) !== "decline",
-  });
-  const panel = registerPanel(context);
-  registerCommands(context, {
-    models,
-    ask: async (text) => {
-      await vscode.commands.executeCommand("workbench.action.chat.open", { query: `@tandem ${text}` });
+    tools: () => agentTools(editor),
+    approve: async (tool, args) => {
+      const { describeCall } = await import("../chat/workspace/describe");
+      return (await askByNotification(tool, describeCall(tool, args))) !== "decline";
     },
-    onModelChosen: (_id, name) => status.setModel(name),
   });
+  const chat = registerChatCommands(context, panel, conversations);
+  registerCommands(context, { models, ask: chat.ask, onModelChosen: (_id, name) => status.setModel(name) });
+  // Conversations go on after a restart: the runner starts soon after activation, not during it.
+  setTimeout(
+    () => void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`)),
+    0,
+  );
+  void models.defaultId().then((id) => status.setModel(id));
+
   const activationMs = performance.now() - loaded;
   return {
     activationMs,
@@ -34,6 +53,8 @@ export function activate(context: vscode.ExtensionContext) {
     participant: participant.id,
     /** Whether VS Code has asked for the side panel (tests and other extensions read it). */
     panelResolved: () => panel.view !== undefined,
+    /** The conversations of this workspace, for tests and other extensions. */
+    conversations,
   };
 }
 

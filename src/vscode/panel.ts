@@ -1,15 +1,86 @@
-import * as vscode from "vscode";
 import { randomBytes } from "node:crypto";
+import { basename } from "node:path";
+import * as vscode from "vscode";
+import type { PanelView, ViewHost } from "../chat/view";
+import type { FileRef, HostMessage } from "../protocol/messages";
+import type { Opened } from "./conversations";
+import { workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
+import type { Models } from "./models";
+
+/** What the panel reaches: the conversations (opened on first use) and the models. */
+export interface PanelParts {
+  conversations: () => Promise<Opened>;
+  models: Models;
+  secrets: vscode.SecretStorage;
+}
+
+/** Workspace files as the person picks them in a quick pick (several at once). */
+export async function pickWorkspaceFiles(title: string): Promise<FileRef[]> {
+  const uris = await vscode.workspace.findFiles("**/*", undefined, 5000);
+  const items = uris
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    canPickMany: true,
+    matchOnDescription: true,
+  });
+  return (picked ?? []).map((p) => ({ path: p.label, name: basename(p.uri.fsPath) }));
+}
+
+/** Dropped URIs or paths, as workspace files (anything outside the workspace is left out). */
+function droppedFiles(uris: string[]): FileRef[] {
+  const root = workspaceRoot();
+  const out: FileRef[] = [];
+  for (const text of uris) {
+    const uri = /^[a-z][a-z0-9+.-]*:/i.test(text)
+      ? vscode.Uri.parse(text)
+      : root
+        ? vscode.Uri.file(`${root}/${text}`)
+        : undefined;
+    if (!uri || uri.scheme !== "file") continue;
+    const shown = vscode.workspace.asRelativePath(uri, false);
+    if (shown === uri.fsPath) continue;
+    out.push({ path: shown, name: basename(uri.fsPath) });
+  }
+  return out;
+}
+
+/** What a code block's buttons do. */
+async function codeAction(action: "copy" | "insert" | "new-file", code: string, language: string) {
+  if (action === "copy") {
+    await vscode.env.clipboard.writeText(code);
+    vscode.window.setStatusBarMessage(vscode.l10n.t("Copied"), 2000);
+  } else if (action === "insert") {
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    if (!editor) {
+      vscode.window.showInformationMessage(vscode.l10n.t("Open a file to insert the code into."));
+      return;
+    }
+    await editor.edit((edit) => edit.replace(editor.selection, code));
+  } else {
+    const document = await vscode.workspace.openTextDocument({
+      content: code,
+      language: language || undefined,
+    });
+    await vscode.window.showTextDocument(document);
+  }
+}
 
 /** The side-panel chat: a webview view whose page is built by `panelHtml` under a strict CSP. */
 export class PanelProvider implements vscode.WebviewViewProvider {
   static readonly viewType = "tandem.chatView";
   view?: vscode.WebviewView;
+  panel?: PanelView;
+  private readonly waiting: Array<(view: PanelView) => void> = [];
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly parts: PanelParts,
+  ) {}
 
-  resolveWebviewView(view: vscode.WebviewView) {
+  async resolveWebviewView(view: vscode.WebviewView) {
     this.view = view;
     const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
     view.webview.options = {
@@ -26,11 +97,66 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       codiconUri: uri("codicon.css"),
       title: "Tandem",
     });
+    // Messages that arrive while the conversations open are handled once they are.
+    const early: unknown[] = [];
+    const listener = view.webview.onDidReceiveMessage((m: unknown) =>
+      this.panel ? this.panel.receive(m) : early.push(m),
+    );
+    view.onDidDispose(() => {
+      listener.dispose();
+      this.panel?.dispose();
+      this.panel = undefined;
+      this.view = undefined;
+    });
+    const { store, runner } = await this.parts.conversations();
+    const { PanelView } = await import("../chat/view");
+    if (this.view !== view) return;
+    const panel = new PanelView(store, runner, this.host(view));
+    this.panel = panel;
+    for (const m of early.splice(0)) await panel.receive(m);
+    for (const resolve of this.waiting.splice(0)) resolve(panel);
+  }
+
+  /** The panel's host half once the view is shown (it opens the view if needed). */
+  async ready(): Promise<PanelView> {
+    if (this.panel) return this.panel;
+    const shown = new Promise<PanelView>((resolve) => this.waiting.push(resolve));
+    await vscode.commands.executeCommand(`${PanelProvider.viewType}.focus`);
+    return shown;
+  }
+
+  private host(view: vscode.WebviewView): ViewHost {
+    const { models, secrets } = this.parts;
+    return {
+      send: (message: HostMessage) => void view.webview.postMessage(message),
+      choices: () => models.choices(),
+      defaultModel: () => models.defaultId(),
+      pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),
+      dropped: async (uris) => droppedFiles(uris),
+      code: (action, code, language) => void codeAction(action, code, language),
+      openLink: (url) => {
+        if (/^(https?|mailto):/i.test(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
+      },
+      openFile: (path) => {
+        const root = workspaceRoot();
+        if (root) void vscode.window.showTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), path));
+      },
+      command: (command) => {
+        if (command === "setApiKey") void vscode.commands.executeCommand("tandem.setApiKey");
+        else void vscode.commands.executeCommand("workbench.action.openSettings", "tandem");
+      },
+      pluginKey: async (id, key) => {
+        const { secretKey } = await import("../chat/rows");
+        if (key) await secrets.store(secretKey(id), key);
+        else await secrets.delete(secretKey(id));
+      },
+      refused: (why) => console.warn(`Tandem: a panel message was refused: ${why}`),
+    };
   }
 }
 
-export function registerPanel(context: vscode.ExtensionContext) {
-  const provider = new PanelProvider(context.extensionUri);
+export function registerPanel(context: vscode.ExtensionContext, parts: PanelParts) {
+  const provider = new PanelProvider(context.extensionUri, parts);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(PanelProvider.viewType, provider, {
       webviewOptions: { retainContextWhenHidden: false },

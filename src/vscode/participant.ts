@@ -8,7 +8,7 @@ import { settings } from "./settings";
 export interface ParticipantParts {
   models: Models;
   /** The workspace tools offered to the agent (read-only ones in an untrusted workspace). */
-  tools: () => Tool[];
+  tools: () => Promise<Tool[]>;
   /** Asks the person about a call that is not read-only. */
   approve: (tool: string, args: string) => Promise<boolean>;
 }
@@ -141,7 +141,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     }
     const { agent, run } = await import("../agent/index");
     const limits = settings();
-    const a = agent(model, INSTRUCTIONS, parts.tools());
+    const a = agent(model, INSTRUCTIONS, await parts.tools());
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
     a.history = historyOf(chat);
     a.approve = (call) => parts.approve(call.name, call.arguments);

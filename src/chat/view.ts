@@ -1,0 +1,356 @@
+/**
+ * The side panel's host half: it keeps one panel (a replica) in step with the store through the
+ * protocol — a snapshot when the panel (re)loads, then only the rows that changed and, for Markdown
+ * items, the patches of their changed blocks — and turns the person's actions into rows. No `vscode`
+ * import: the editor fills `ViewHost` (file pickers, links, secrets).
+ */
+import { MarkdownStream, coalesce, type Coalescer } from "../markdown";
+import type { Patch } from "../protocol/blocks";
+import type {
+  CodeAction,
+  FileRef,
+  HostMessage,
+  OpenChat,
+  PanelCommand,
+  PanelMessage,
+} from "../protocol/messages";
+import { parsePanelMessage } from "../protocol/validate";
+import { asked, conversation, retried, stopped } from "./make";
+import type { Choice, Item, Rows, Table } from "./rows";
+import type { Runner } from "./runner";
+import type { Change, Store } from "./store";
+
+/** What the panel's host half needs from the editor. */
+export interface ViewHost {
+  send(message: HostMessage): void;
+  choices(): Promise<Choice[]>;
+  /** The model a new message goes to when the person picks none. */
+  defaultModel(): Promise<string>;
+  pickFiles(): Promise<FileRef[]>;
+  dropped(uris: string[]): Promise<FileRef[]>;
+  code(action: CodeAction, code: string, language: string): void;
+  openLink(url: string): void;
+  openFile(path: string): void;
+  command(command: PanelCommand): void;
+  /** Keeps a plugin's key in the editor's secret storage ("" removes it). */
+  pluginKey(id: string, key: string): Promise<void>;
+  /** Told a message that was not understood, for the log. */
+  refused?(why: string): void;
+}
+
+/** Items whose text is Markdown, sent as keyed blocks. */
+const MARKDOWN = new Set(["text", "reasoning", "plan"]);
+/** Tables the panel follows whole (items: only the open conversation's). */
+const FOLLOWED: Table[] = ["conversations", "assistants", "skills", "plugins", "memories", "contexts"];
+/** How long a deleted conversation can be brought back. */
+const UNDO_MS = 10_000;
+
+/** A Markdown item's row as the panel gets it: its words travel as blocks, not again in the row. */
+function slim(item: Item): Item {
+  return MARKDOWN.has(item.kind) ? { ...item, text: "" } : item;
+}
+
+/** A Plugin row as the panel sees it: whether a key is set, never the key. */
+type PanelRow<T extends Table> = T extends "plugins"
+  ? Omit<Rows[T], "secret"> & { secret: boolean }
+  : Rows[T];
+
+export class PanelView {
+  private chat = "";
+  private readonly streams = new Map<string, MarkdownStream>();
+  private readonly sending = new Map<string, Coalescer>();
+  private readonly unfollow: Array<() => void> = [];
+  private items?: () => void;
+  private readonly deleted = new Map<
+    string,
+    { rows: Item[]; chat: Rows["conversations"]; timer: ReturnType<typeof setTimeout> }
+  >();
+
+  constructor(
+    private readonly store: Store,
+    private readonly runner: Runner | undefined,
+    private readonly host: ViewHost,
+  ) {
+    for (const table of FOLLOWED) {
+      this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
+    }
+  }
+
+  /** The conversation the panel shows ("" a new one). */
+  get open(): string {
+    return this.chat;
+  }
+
+  /** Handles a message from the panel; anything malformed is refused without effect. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parsePanelMessage(raw);
+    if (!parsed.ok) {
+      this.host.refused?.(parsed.error);
+      return;
+    }
+    await this.handle(parsed.message);
+  }
+
+  private async handle(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case "ready":
+        return this.snapshot();
+      case "send":
+        await this.send(m.chat, m.text, m.files, m.model, m.assistant);
+        return;
+      case "retry":
+        this.store.put("items", retried(m.chat, m.model));
+        return;
+      case "stop":
+        this.store.put("items", stopped(m.chat));
+        return;
+      case "decide":
+        if (this.runner) this.runner.decide(m.item, m.yes, m.always);
+        else this.decideRow(m.item, m.yes);
+        return;
+      case "newChat":
+        return this.openChat("");
+      case "openChat":
+        return this.openChat(m.chat);
+      case "rename": {
+        const row = this.store.get("conversations", m.chat);
+        if (row)
+          this.store.put("conversations", { ...row, title: m.title.trim().slice(0, 200) || row.title });
+        return;
+      }
+      case "deleteChat":
+        return this.deleteChat(m.chat);
+      case "undoDelete":
+        return this.undoDelete(m.chat);
+      case "saveAssistant":
+        this.store.put("assistants", m.assistant);
+        return;
+      case "deleteAssistant":
+        if (this.store.count("assistants") > 1) this.store.delete("assistants", m.id);
+        return;
+      case "saveSkill":
+        this.store.put("skills", m.skill);
+        return;
+      case "deleteSkill":
+        this.store.delete("skills", m.id);
+        return;
+      case "savePlugin": {
+        const { key, ...rest } = m.plugin;
+        const before = this.store.get("plugins", rest.id);
+        if (key !== undefined) await this.host.pluginKey(rest.id, key);
+        const secret = key === undefined ? (before?.secret ?? false) : key !== "";
+        this.store.put("plugins", { ...rest, secret, status: before?.status ?? "" });
+        return;
+      }
+      case "deletePlugin":
+        await this.host.pluginKey(m.id, "");
+        this.store.delete("plugins", m.id);
+        return;
+      case "forget":
+        this.store.delete("memories", m.id);
+        return;
+      case "attach":
+        return this.attach(await this.host.pickFiles());
+      case "drop":
+        return this.attach(await this.host.dropped(m.uris));
+      case "code":
+        return this.host.code(m.action, m.code, m.language);
+      case "openLink":
+        return this.host.openLink(m.url);
+      case "openFile":
+        return this.host.openFile(m.path);
+      case "search":
+        this.host.send({ type: "found", query: m.query, chats: this.store.search(m.query).map((c) => c.id) });
+        return;
+      case "command":
+        return this.host.command(m.command);
+    }
+  }
+
+  /** The person's message: a new conversation when none is open; durable before its run starts. */
+  async send(
+    chat: string,
+    text: string,
+    files: FileRef[],
+    model: string,
+    assistant: string,
+  ): Promise<string> {
+    let id = chat;
+    if (!id || !this.store.get("conversations", id)) {
+      const agent = assistant || this.store.rows("assistants")[0]?.id || "";
+      const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
+      this.store.put("conversations", row);
+      id = row.id;
+    }
+    if (id !== this.chat) this.openChat(id);
+    await this.store.putDurable("items", asked(text, id, model, files.length ? JSON.stringify(files) : ""));
+    return id;
+  }
+
+  private decideRow(key: string, yes: boolean): void {
+    const row = this.store.get("items", key);
+    if (row?.kind === "call" && row.state === "approval") {
+      this.store.put("items", { ...row, state: yes ? "approved" : "declined" });
+    }
+  }
+
+  /** Adds files to the composer (the editor's picker, the Explorer's menu, a drop). */
+  attach(files: FileRef[]): void {
+    if (files.length) this.host.send({ type: "attached", files });
+  }
+
+  /** Shows the conversation `chat` ("" a new one) and follows its items. */
+  openChat(chat: string): void {
+    this.items?.();
+    this.dropStreams();
+    this.chat = chat;
+    this.items = chat
+      ? this.store.follow({ table: "items", where: { chat } }, (change) => this.itemChanged(change))
+      : undefined;
+    this.host.send({ type: "opened", ...this.openChatState() });
+  }
+
+  private openChatState(): OpenChat {
+    const items = this.chat ? this.store.items(this.chat) : [];
+    const blocks: OpenChat["blocks"] = {};
+    for (const item of items) {
+      if (!MARKDOWN.has(item.kind)) continue;
+      const stream = this.streamOf(item.id);
+      stream.update(item.text);
+      if (item.done) stream.end();
+      blocks[item.id] = stream.blocks();
+    }
+    return { chat: this.chat, items: items.map(slim), blocks };
+  }
+
+  /** Everything the panel shows, for a panel that (re)loads. */
+  async snapshot(): Promise<void> {
+    const [choices, model] = await Promise.all([this.host.choices(), this.host.defaultModel()]);
+    if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
+    this.openChat(this.chat);
+    const running = this.store
+      .conversations()
+      .filter((c) => this.runner?.running(c.id))
+      .map((c) => c.id);
+    this.host.send({
+      type: "snapshot",
+      ...this.openChatState(),
+      conversations: this.store.conversations(),
+      assistants: this.store.rows("assistants"),
+      skills: this.store.rows("skills"),
+      plugins: this.store.rows("plugins").map((p) => this.panelRow("plugins", p)),
+      memories: this.store.rows("memories"),
+      contexts: this.store.rows("contexts"),
+      choices,
+      running,
+      configured: choices.length > 0 || model !== "",
+      assistant: this.store.rows("assistants")[0]?.id ?? "",
+      model,
+    });
+  }
+
+  private panelRow<T extends Table>(_table: T, row: Rows[T]): PanelRow<T> {
+    return row as PanelRow<T>;
+  }
+
+  private rowChanged(change: Change): void {
+    const message = {
+      type: "rows",
+      table: change.table,
+      put: change.row ? [change.row] : [],
+      delete: change.row ? [] : [change.key],
+    } as HostMessage;
+    this.host.send(message);
+  }
+
+  private itemChanged(change: Change): void {
+    const row = change.row as Item | null;
+    if (!row) {
+      this.dropStream(change.key);
+      this.host.send({ type: "rows", table: "items", put: [], delete: [change.key] });
+      return;
+    }
+    const before = change.before as Item | null;
+    if (MARKDOWN.has(row.kind)) {
+      const stream = this.streamOf(row.id);
+      const patch = stream.update(row.text);
+      this.patchOf(row.id).push(patch);
+      if (row.done) {
+        this.patchOf(row.id).push(stream.end());
+        this.sending.get(row.id)?.flush();
+      }
+      // Only the row's other fields travel as a row: its words went as blocks.
+      const changedBesideText =
+        !before || before.done !== row.done || before.state !== row.state || before.name !== row.name;
+      if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slim(row)], delete: [] });
+      return;
+    }
+    this.host.send({ type: "rows", table: "items", put: [row], delete: [] });
+  }
+
+  private streamOf(id: string): MarkdownStream {
+    let stream = this.streams.get(id);
+    if (!stream) {
+      stream = new MarkdownStream(id);
+      this.streams.set(id, stream);
+    }
+    return stream;
+  }
+
+  /** Patches of one item go out at most once per animation frame, merged. */
+  private patchOf(id: string): Coalescer {
+    let sender = this.sending.get(id);
+    if (!sender) {
+      sender = coalesce((patch: Patch) => this.host.send({ type: "blocks", patch }));
+      this.sending.set(id, sender);
+    }
+    return sender;
+  }
+
+  private dropStream(id: string): void {
+    this.sending.get(id)?.flush();
+    this.sending.get(id)?.dispose();
+    this.sending.delete(id);
+    this.streams.delete(id);
+  }
+
+  private dropStreams(): void {
+    for (const id of [...this.streams.keys()]) this.dropStream(id);
+  }
+
+  /** Deletes a conversation; it can be brought back for a few seconds. */
+  private deleteChat(chat: string): void {
+    const row = this.store.get("conversations", chat);
+    if (!row) return;
+    const rows = this.store.items(chat);
+    this.store.deleteConversation(chat);
+    const timer = setTimeout(() => this.deleted.delete(chat), UNDO_MS);
+    timer.unref?.();
+    this.deleted.set(chat, { rows, chat: row, timer });
+    if (this.chat === chat) this.openChat("");
+  }
+
+  private undoDelete(chat: string): void {
+    const kept = this.deleted.get(chat);
+    if (!kept) return;
+    clearTimeout(kept.timer);
+    this.deleted.delete(chat);
+    this.store.put("conversations", kept.chat);
+    // The answer that was cut off by the delete stays closed: it is not answered again.
+    for (const item of kept.rows)
+      this.store.put("items", { ...item, done: item.kind === "user" ? true : item.done });
+    this.openChat(chat);
+  }
+
+  /** Tells the panel that a conversation's run started or ended. */
+  running(chat: string, running: boolean): void {
+    this.host.send({ type: "running", chat, running });
+  }
+
+  dispose(): void {
+    for (const stop of this.unfollow) stop();
+    this.items?.();
+    this.dropStreams();
+    for (const d of this.deleted.values()) clearTimeout(d.timer);
+  }
+}

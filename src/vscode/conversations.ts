@@ -1,0 +1,149 @@
+import * as vscode from "vscode";
+import type { Tool } from "../agent/types";
+import type { Host } from "../chat/runner-host";
+import type { Runner } from "../chat/runner";
+import type { Store } from "../chat/store";
+import type { Item } from "../chat/rows";
+import { askByNotification } from "./approval";
+import type { VsCodeEditor } from "./editor";
+import type { Models } from "./models";
+import { settings } from "./settings";
+import type { Status } from "./status";
+
+/** The conversations of this workspace: their store and the runner that answers them. */
+export interface Opened {
+  store: Store;
+  runner: Runner;
+}
+
+/** The workspace folder the tools work in (the first one), if a folder is open. */
+export function workspaceRoot(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
+}
+
+/** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
+function editorTools(): Tool[] {
+  return vscode.lm.tools
+    .filter((t) => /^[a-zA-Z0-9_-]{1,64}$/.test(t.name))
+    .map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: (t.inputSchema as Record<string, unknown> | undefined) ?? {
+        type: "object",
+        properties: {},
+      },
+      readOnly: false,
+      async run(args: string, signal: AbortSignal) {
+        const cancel = new vscode.CancellationTokenSource();
+        signal.addEventListener("abort", () => cancel.cancel(), { once: true });
+        const input: unknown = args.trim() ? JSON.parse(args) : {};
+        const result = await vscode.lm.invokeTool(
+          t.name,
+          { input: input as object, toolInvocationToken: undefined },
+          cancel.token,
+        );
+        return result.content
+          .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part)))
+          .join("\n");
+      },
+    }));
+}
+
+/** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's. */
+export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
+  const workspace = await import("../chat/workspace/index");
+  const root = workspaceRoot();
+  const own = root
+    ? workspace.workspaceTools({
+        root,
+        editor,
+        trusted: vscode.workspace.isTrusted,
+        exclude: vscode.workspace.getConfiguration("files").get("exclude") ?? {},
+        allowPrivate: settings().allowPrivate,
+        setting: "tandem.plugins.allowPrivateAddresses",
+      })
+    : [];
+  return [...own, ...(vscode.workspace.isTrusted ? editorTools() : [])];
+}
+
+/**
+ * Opens the store in the workspace's storage folder (global storage with no folder open) and starts the
+ * runner, which answers every unanswered message whether or not the panel is open. Loaded on first use.
+ */
+export async function openConversations(
+  context: vscode.ExtensionContext,
+  parts: {
+    models: Models;
+    editor: VsCodeEditor;
+    status: Status;
+    running: (chat: string, running: boolean) => void;
+  },
+): Promise<Opened> {
+  const [{ Store }, { serve }, workspace, skills] = await Promise.all([
+    import("../chat/store"),
+    import("../chat/runner"),
+    import("../chat/workspace/index"),
+    import("../chat/skills"),
+  ]);
+  const folder = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const later: { runner?: Runner } = {};
+  const store = await Store.open(folder, {
+    onProblem: (text) =>
+      void vscode.window.showWarningMessage(vscode.l10n.t("Tandem's conversations: {0}", text)),
+    // Another window held the conversations and let go: this one answers from now on.
+    onWritable: () => later.runner?.start(),
+  });
+  const active = new Set<string>();
+  const host: Host = {
+    model: (id) => parts.models.resolve(id),
+    tools: () => agentTools(parts.editor),
+    approve: async (call: Item, signal: AbortSignal) => {
+      const rule = settings().approval[call.name];
+      if (rule === "allow" && !workspace.ALWAYS_ASK.has(call.name)) return true;
+      const settled = new Promise<void>((resolve) =>
+        signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
+      const said = await askByNotification(call.name, workspace.describeCall(call.name, call.input), settled);
+      return said === "always" ? "always" : said === "allow";
+    },
+    files: async (path, name) => {
+      const root = workspaceRoot();
+      if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
+      const full = await workspace.inside(root, path);
+      const size = (await vscode.workspace.fs.stat(vscode.Uri.file(full))).size;
+      const limit = settings().attachmentBytes;
+      if (size > limit)
+        throw new Error(
+          vscode.l10n.t(
+            "{0} is {1} KB; the limit is {2} KB.",
+            name,
+            Math.round(size / 1024),
+            Math.round(limit / 1024),
+          ),
+        );
+      return { name, type: "", path: full };
+    },
+    skills: async () => {
+      const root = workspaceRoot();
+      return root ? (await skills.readSkills(root)).skills : [];
+    },
+    limits: { rounds: settings().rounds, maxTokens: settings().maxTokens, maxMs: settings().maxMs },
+    trusted: () => vscode.workspace.isTrusted,
+    running: (chat, running) => {
+      if (running) active.add(chat);
+      else active.delete(chat);
+      parts.status.setRunning(active.size);
+      parts.running(chat, running);
+    },
+    problem: (text) => void vscode.window.showErrorMessage(`Tandem: ${text}`),
+  };
+  const started = serve(store, host);
+  later.runner = started;
+  context.subscriptions.push({
+    dispose: () => {
+      void started.close().then(() => store.close());
+    },
+  });
+  return { store, runner: started };
+}

@@ -1,0 +1,132 @@
+import { spawn } from "node:child_process";
+import * as vscode from "vscode";
+import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
+
+const PROPOSALS = "tandem-proposal";
+/** What a command may print before the terminal keeps only its end. */
+const OUTPUT_LIMIT = 256 * 1024;
+
+/** Proposed texts, shown on the right of a diff until the person decides. */
+class Proposals implements vscode.TextDocumentContentProvider {
+  readonly texts = new Map<string, string>();
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.path) ?? "";
+  }
+}
+
+/** The workspace tools' editor in VS Code: documents, a diff the person accepts, a terminal they see. */
+export class VsCodeEditor implements Editor {
+  private readonly proposals = new Proposals();
+  private count = 0;
+
+  constructor(context: vscode.ExtensionContext) {
+    context.subscriptions.push(
+      vscode.workspace.registerTextDocumentContentProvider(PROPOSALS, this.proposals),
+    );
+  }
+
+  async open(path: string, line?: number): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const at = line ? new vscode.Position(Math.max(0, line - 1), 0) : undefined;
+    await vscode.window.showTextDocument(document, {
+      preview: true,
+      selection: at ? new vscode.Range(at, at) : undefined,
+    });
+  }
+
+  async propose(p: Proposal): Promise<Verdict> {
+    const key = `/${++this.count}/${p.shown}`;
+    this.proposals.texts.set(key, p.after);
+    const right = vscode.Uri.from({ scheme: PROPOSALS, path: key });
+    try {
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        vscode.Uri.file(p.path),
+        right,
+        vscode.l10n.t("{0} ↔ Tandem's proposal", p.shown),
+        { preview: true },
+      );
+      const accept = vscode.l10n.t("Accept");
+      const reject = vscode.l10n.t("Reject");
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t("Accept Tandem's change to {0}?", p.shown),
+        accept,
+        reject,
+      );
+      if (choice !== accept) return { accepted: false, note: "The person rejected the change." };
+      const uri = vscode.Uri.file(p.path);
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(
+        uri,
+        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+        p.after,
+      );
+      await vscode.workspace.applyEdit(edit);
+      await document.save();
+      return { accepted: true };
+    } finally {
+      this.proposals.texts.delete(key);
+    }
+  }
+
+  async create(file: NewFile): Promise<void> {
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(file.path), new TextEncoder().encode(file.content));
+  }
+
+  async text(path: string): Promise<string | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path);
+    return open?.isDirty ? open.getText() : undefined;
+  }
+
+  /** Runs the command in a terminal the person sees, and gives back what it printed. */
+  run(c: Command): Promise<Ran> {
+    return new Promise<Ran>((resolve) => {
+      const write = new vscode.EventEmitter<string>();
+      const closed = new vscode.EventEmitter<number | void>();
+      let output = "";
+      let timedOut = false;
+      const shown = (text: string) => write.fire(text.replace(/\r?\n/g, "\r\n"));
+      const pty: vscode.Pseudoterminal = {
+        onDidWrite: write.event,
+        onDidClose: closed.event,
+        open: () => {
+          shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+          const child = spawn(c.command, { cwd: c.cwd, shell: true, env: process.env, detached: true });
+          const end = () => {
+            try {
+              if (child.pid) process.kill(-child.pid, "SIGTERM");
+            } catch {
+              /* already ended */
+            }
+          };
+          const timer = setTimeout(() => {
+            timedOut = true;
+            end();
+          }, c.timeoutMs);
+          c.signal.addEventListener("abort", end, { once: true });
+          const take = (data: Buffer) => {
+            const text = data.toString("utf8");
+            output = (output + text).slice(-OUTPUT_LIMIT);
+            shown(text);
+          };
+          child.stdout.on("data", take);
+          child.stderr.on("data", take);
+          child.on("error", (e) => take(Buffer.from(`${e.message}\n`)));
+          child.on("close", (code) => {
+            clearTimeout(timer);
+            c.signal.removeEventListener("abort", end);
+            shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
+            resolve({ exitCode: timedOut || c.signal.aborted ? null : code, output, timedOut });
+          });
+        },
+        close: () => undefined,
+      };
+      const terminal = vscode.window.createTerminal({
+        name: vscode.l10n.t("Tandem: {0}", c.command.slice(0, 40)),
+        pty,
+      });
+      terminal.show(true);
+    });
+  }
+}

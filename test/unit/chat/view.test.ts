@@ -1,0 +1,173 @@
+import assert from "node:assert/strict";
+import { calls, says, scripted } from "../../../src/agent/scripted";
+import { tool } from "../../../src/agent/tool";
+import { PanelView, type ViewHost } from "../../../src/chat/view";
+import { apply, keyed } from "../../../src/markdown";
+import type { Block } from "../../../src/protocol/blocks";
+import type { HostMessage } from "../../../src/protocol/messages";
+import { z } from "zod";
+import { bench, hostOf, until, type Bench } from "./runner-fixture";
+
+/** A panel replica as the webview keeps it: the messages it was sent and the blocks they build. */
+function panelHost(): ViewHost & {
+  sent: HostMessage[];
+  blocks: Map<string, Block[]>;
+  of<T extends HostMessage["type"]>(type: T): Extract<HostMessage, { type: T }>[];
+} {
+  const sent: HostMessage[] = [];
+  const blocks = new Map<string, Block[]>();
+  return {
+    sent,
+    blocks,
+    of: <T extends HostMessage["type"]>(type: T) =>
+      sent.filter((m) => m.type === type) as Extract<HostMessage, { type: T }>[],
+    send(message) {
+      // What crosses to the webview is JSON: a message that does not survive it is a bug.
+      const copy = JSON.parse(JSON.stringify(message)) as HostMessage;
+      sent.push(copy);
+      if (copy.type === "snapshot" || copy.type === "opened")
+        for (const [id, b] of Object.entries(copy.blocks)) blocks.set(id, b);
+      if (copy.type === "blocks")
+        blocks.set(copy.patch.key, apply(blocks.get(copy.patch.key) ?? [], copy.patch));
+    },
+    choices: async () => [{ id: "m", name: "m", group: "Endpoint", note: "" }],
+    defaultModel: async () => "m",
+    pickFiles: async () => [{ path: "src/a.ts", name: "a.ts" }],
+    dropped: async (uris) => uris.map((u) => ({ path: u, name: u })),
+    code: () => undefined,
+    openLink: () => undefined,
+    openFile: () => undefined,
+    command: () => undefined,
+    pluginKey: async () => undefined,
+  };
+}
+
+describe("the panel's host half (PanelView)", () => {
+  let b: Bench | undefined;
+  afterEach(async () => {
+    await b?.end();
+    b = undefined;
+  });
+
+  const answerText =
+    "# Result\n\nThe **sum** is:\n\n```ts\nconst x = 1 + 2;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone.";
+
+  it("sends a snapshot, then the answer as patches whose blocks equal the whole text rendered", async () => {
+    b = await bench(
+      hostOf({
+        default: scripted([says(answerText), says("Sum")]),
+        m: scripted([says(answerText), says("Sum")]),
+      }),
+    );
+    const host = panelHost();
+    const view = new PanelView(b.store, b.runner, host);
+    await view.receive({ type: "ready" });
+    const snapshot = host.of("snapshot")[0];
+    assert.equal(snapshot.configured, true);
+    assert.equal(snapshot.chat, "");
+
+    await view.receive({
+      type: "send",
+      chat: "",
+      text: "Add one and two",
+      files: [],
+      model: "",
+      assistant: "",
+    });
+    const chat = view.open;
+    assert.ok(chat, "a conversation was made for the first message");
+    await until(() => b!.store.items(chat).some((i) => i.kind === "text" && i.done), "the answer");
+    const text = b.store.items(chat).find((i) => i.kind === "text")!;
+    await until(() => (host.blocks.get(text.id)?.length ?? 0) > 0, "the blocks");
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(host.blocks.get(text.id), keyed(answerText, text.id));
+    // The answer's words travelled as blocks, not again in its rows.
+    const itemRows = host
+      .of("rows")
+      .filter((m) => m.table === "items")
+      .flatMap((m) => m.put);
+    assert.ok(itemRows.filter((r) => r.id === text.id).every((r) => r.text === ""));
+    // The person's message is stored, durable, with what they wrote.
+    assert.equal(b.store.items(chat)[0].text, "Add one and two");
+    view.dispose();
+  });
+
+  it("refuses malformed messages without touching the store", async () => {
+    b = await bench(hostOf({ default: scripted([]) }));
+    const host = panelHost();
+    const refused: string[] = [];
+    const view = new PanelView(b.store, b.runner, { ...host, refused: (why) => refused.push(why) });
+    const before = b.store.count("items");
+    await view.receive({ type: "send", chat: "", text: 42 });
+    await view.receive({ type: "nope" });
+    await view.receive("<script>alert(1)</script>");
+    assert.equal(refused.length, 3);
+    assert.equal(b.store.count("items"), before);
+    view.dispose();
+  });
+
+  it("lets the panel approve a call, and the decision is written on the item", async () => {
+    const writes: string[] = [];
+    const write = tool("write_note", "Writes a note", z.object({ text: z.string() }), ({ text }) => {
+      writes.push(text);
+      return "written";
+    });
+    const model = scripted([calls([["write_note", '{"text":"hi"}']]), says("Noted."), says("Note")]);
+    b = await bench(hostOf({ default: model }, { tools: () => [write] }));
+    const host = panelHost();
+    const view = new PanelView(b.store, b.runner, host);
+    await view.receive({ type: "ready" });
+    await view.receive({ type: "send", chat: "", text: "Write hi", files: [], model: "", assistant: "" });
+    const chat = view.open;
+    await until(
+      () => b!.store.items(chat).some((i) => i.kind === "call" && i.state === "approval"),
+      "the approval question",
+    );
+    const call = b.store.items(chat).find((i) => i.kind === "call")!;
+    assert.ok(
+      host
+        .of("rows")
+        .some((m) => m.put.some((r) => "state" in r && r.id === call.id && r.state === "approval")),
+    );
+    await view.receive({ type: "decide", item: call.id, yes: true, always: false });
+    await until(
+      () => b!.store.items(chat).some((i) => i.kind === "text" && i.done),
+      "the answer after the call",
+    );
+    assert.deepEqual(writes, ["hi"]);
+    assert.equal(b.store.get("items", call.id)?.state, "done");
+    view.dispose();
+  });
+
+  it("deletes a conversation with undo, and renames one", async () => {
+    b = await bench(hostOf({ default: scripted([says("Hello."), says("Greeting")]) }));
+    const host = panelHost();
+    const view = new PanelView(b.store, b.runner, host);
+    const chat = await view.send("", "Hi there", [], "", "");
+    await until(() => b!.store.items(chat).some((i) => i.kind === "text" && i.done), "the answer");
+    await b.runner.idle();
+    await view.receive({ type: "rename", chat, title: "  My chat  " });
+    assert.equal(b.store.get("conversations", chat)?.title, "My chat");
+    const count = b.store.items(chat).length;
+    await view.receive({ type: "deleteChat", chat });
+    assert.equal(b.store.get("conversations", chat), undefined);
+    assert.equal(b.store.items(chat).length, 0);
+    await view.receive({ type: "undoDelete", chat });
+    assert.equal(b.store.get("conversations", chat)?.title, "My chat");
+    assert.equal(b.store.items(chat).length, count);
+    view.dispose();
+  });
+
+  it("finds conversations by their text and attaches picked files", async () => {
+    b = await bench(hostOf({ default: scripted([says("Bananas are yellow."), says("Fruit")]) }));
+    const host = panelHost();
+    const view = new PanelView(b.store, b.runner, host);
+    const chat = await view.send("", "Tell me about fruit", [], "", "");
+    await until(() => b!.store.items(chat).some((i) => i.kind === "text" && i.done), "the answer");
+    await view.receive({ type: "search", query: "BANANAS" });
+    assert.deepEqual(host.of("found")[0].chats, [chat]);
+    await view.receive({ type: "attach" });
+    assert.deepEqual(host.of("attached")[0].files, [{ path: "src/a.ts", name: "a.ts" }]);
+    view.dispose();
+  });
+});
