@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { askByNotification } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCommands } from "./commands";
+import { registerExecute } from "./execute";
 import { agentTools, openConversations, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { Models } from "./models";
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext) {
     },
   });
   const chat = registerChatCommands(context, panel, conversations);
+  const execute = registerExecute(context, models);
   registerCommands(context, { models, ask: chat.ask, onModelChosen: (_id, name) => status.setModel(name) });
   // Conversations go on after a restart: the runner starts soon after activation, not during it.
   setTimeout(
@@ -55,6 +57,8 @@ export function activate(context: vscode.ExtensionContext) {
     panelResolved: () => panel.view !== undefined,
     /** The conversations of this workspace, for tests and other extensions. */
     conversations,
+    /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */
+    execute: (body: unknown, signal?: AbortSignal) => execute.execute(body, signal),
   };
 }
 
