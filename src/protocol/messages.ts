@@ -1,0 +1,166 @@
+/**
+ * The messages between the host and the side panel: discriminated unions on `type`, shared by both
+ * sides. Type-only: the webview bundle imports this file and must carry no runtime code from it.
+ */
+import type { Block, Patch } from "./blocks";
+import type {
+  Assistant,
+  Choice,
+  Context,
+  Conversation,
+  Item,
+  Memory,
+  Plugin,
+  Skill,
+  TableName,
+  Tables,
+} from "./rows";
+
+/** A file the person attached: where it is (workspace-relative path or URI) and the name its chip shows. */
+export interface FileRef {
+  path: string;
+  name: string;
+}
+
+/** The open conversation: its items in key order and the rendered blocks of those shown as Markdown. */
+export interface OpenChat {
+  /** The conversation's id; "" when none is open (a new chat). */
+  chat: string;
+  items: Item[];
+  /** Item id → its HTML blocks in order. */
+  blocks: Record<string, Block[]>;
+}
+
+/** Everything the panel shows, sent when it (re)loads. */
+export interface Snapshot extends OpenChat {
+  type: "snapshot";
+  conversations: Conversation[];
+  assistants: Assistant[];
+  skills: Skill[];
+  plugins: Plugin[];
+  memories: Memory[];
+  choices: Choice[];
+  contexts: Context[];
+  /** The conversations whose run is going on. */
+  running: string[];
+  /** Whether a model is set up; when false the panel explains how. */
+  configured: boolean;
+  /** The assistant and model a new message goes to by default ("" the default model). */
+  assistant: string;
+  model: string;
+}
+
+/** Rows of one table that changed: put replaces or adds by id, delete removes by id. */
+export type RowsChanged = {
+  [T in TableName]: { type: "rows"; table: T; put: Tables[T][]; delete: string[] };
+}[TableName];
+
+/** The blocks of one item that changed since the last send; `patch.key` is the item's id. */
+export interface BlocksPatched {
+  type: "blocks";
+  patch: Patch;
+}
+
+/** The host opened a conversation (the person asked, or a new chat was made). */
+export interface ChatOpened extends OpenChat {
+  type: "opened";
+}
+
+/** A run started or ended. */
+export interface RunningChanged {
+  type: "running";
+  chat: string;
+  running: boolean;
+}
+
+/** Something the person should know, shown as a line above the composer. */
+export interface Notice {
+  type: "notice";
+  level: "info" | "warning" | "error";
+  text: string;
+}
+
+/** Files the host's picker (or a drop) added to the composer. */
+export interface FilesAttached {
+  type: "attached";
+  files: FileRef[];
+}
+
+/** The conversations whose title or text matches `query`, newest first. */
+export interface SearchFound {
+  type: "found";
+  query: string;
+  chats: string[];
+}
+
+/** Whether a model is set up changed (a key was set, an endpoint configured). */
+export interface ConfiguredChanged {
+  type: "configured";
+  configured: boolean;
+}
+
+/** A message from the host to the panel. */
+export type HostMessage =
+  | Snapshot
+  | RowsChanged
+  | BlocksPatched
+  | ChatOpened
+  | RunningChanged
+  | Notice
+  | FilesAttached
+  | SearchFound
+  | ConfiguredChanged;
+
+/** An assistant as the panel edits it. */
+export type AssistantEdit = Assistant;
+
+/** A plugin as the panel edits it: `key` absent keeps the stored key, "" removes it. */
+export interface PluginEdit {
+  id: string;
+  agent: string;
+  name: string;
+  address: string;
+  header: string;
+  enabled: boolean;
+  key?: string;
+}
+
+/** What a code block's button asks (the `data-action` the host renderer writes). */
+export type CodeAction = "copy" | "insert" | "new-file";
+
+/** A command the empty state links to. */
+export type PanelCommand = "setApiKey" | "openSettings";
+
+/** A message from the panel to the host (validated with zod on the host before use). */
+export type PanelMessage =
+  | { type: "ready" }
+  /** The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's. */
+  | { type: "send"; chat: string; text: string; files: FileRef[]; model: string; assistant: string }
+  | { type: "retry"; chat: string; model: string }
+  | { type: "stop"; chat: string }
+  /** A decision on the call item `item`; `always` lets the tool run without asking from now on. */
+  | { type: "decide"; item: string; yes: boolean; always: boolean }
+  | { type: "newChat" }
+  | { type: "openChat"; chat: string }
+  | { type: "rename"; chat: string; title: string }
+  | { type: "deleteChat"; chat: string }
+  | { type: "undoDelete"; chat: string }
+  | { type: "saveAssistant"; assistant: AssistantEdit }
+  | { type: "deleteAssistant"; id: string }
+  | { type: "saveSkill"; skill: Skill }
+  | { type: "deleteSkill"; id: string }
+  | { type: "savePlugin"; plugin: PluginEdit }
+  | { type: "deletePlugin"; id: string }
+  | { type: "forget"; id: string }
+  /** Asks the host to show its file picker; it answers with `attached`. */
+  | { type: "attach" }
+  /** Files dropped on the composer (URIs or workspace-relative paths); the host answers with `attached`. */
+  | { type: "drop"; uris: string[] }
+  | { type: "code"; action: CodeAction; code: string; language: string }
+  | { type: "openLink"; url: string }
+  | { type: "openFile"; path: string }
+  | { type: "search"; query: string }
+  | { type: "command"; command: PanelCommand };
+
+/** The `type` of a panel message. */
+export type PanelMessageType = PanelMessage["type"];

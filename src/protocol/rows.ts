@@ -1,0 +1,128 @@
+/**
+ * The rows of Tandem's conversation tables as the panel sees them: plain types, no runtime code, so
+ * the webview bundle can import them. They mirror the stored rows field for field (src/chat); a
+ * plugin's key is never in a row (it stays in the editor's secret storage), only whether one is set.
+ */
+
+/** An agent a person talks to; `tools` and `approve` are tool names by commas (`tools` "" is all). */
+export interface Assistant {
+  id: string;
+  name: string;
+  instructions: string;
+  /** "" is the default model. */
+  model: string;
+  tools: string;
+  approve: string;
+}
+
+/** A conversation with the assistant `agent`. */
+export interface Conversation {
+  id: string;
+  agent: string;
+  title: string;
+}
+
+/** What an item is: the person's message, the answer, its reasoning, a tool call, the plan, a failure, or a wish. */
+export type ItemKind = "user" | "text" | "reasoning" | "call" | "plan" | "error" | "retry" | "stop";
+
+/**
+ * What became of a tool call ("" for other kinds); "interrupted" marks an answer or call that a
+ * restart cut short.
+ */
+export type ItemState =
+  "" | "running" | "approval" | "approved" | "declined" | "done" | "failed" | "interrupted";
+
+/** One entry of a conversation's log, in the order of its key. */
+export interface Item {
+  id: string;
+  chat: string;
+  kind: ItemKind;
+  text: string;
+  name: string;
+  input: string;
+  output: string;
+  file: string;
+  files: string;
+  model: string;
+  state: ItemState;
+  done: boolean;
+}
+
+/** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */
+export interface Plugin {
+  id: string;
+  agent: string;
+  /** Its tools' prefix. */
+  name: string;
+  /** An http(s) address, or the command line of a stdio server. */
+  address: string;
+  /** The header that carries its key ("" none). */
+  header: string;
+  secret: boolean;
+  enabled: boolean;
+  /** What the last run found: its tool count, or why it could not be read. */
+  status: string;
+}
+
+/** How to do one kind of work (a SKILL.md). */
+export interface Skill {
+  id: string;
+  name: string;
+  /** When to use it, in a sentence. */
+  description: string;
+  /** Its instructions, in Markdown. */
+  body: string;
+}
+
+/** What an assistant keeps of the person across conversations. */
+export interface Memory {
+  id: string;
+  agent: string;
+  text: string;
+  /** Milliseconds since the epoch. */
+  created: number;
+}
+
+/** How full the model's context of conversation `id` was at its last turn, in tokens. */
+export interface Context {
+  id: string;
+  used: number;
+  window: number;
+}
+
+/** A model a person can choose, listed under `group` (where it runs). */
+export interface Choice {
+  id: string;
+  name: string;
+  group: string;
+  note: string;
+}
+
+/** A page a tool read. */
+export interface Source {
+  title: string;
+  url: string;
+}
+
+/** A source as its chip shows it: the first letter of its site, the site and the page's title. */
+export interface Chip {
+  letter: string;
+  site: string;
+  title: string;
+  url: string;
+}
+
+/** The tables a panel follows, by name. */
+export interface Tables {
+  assistants: Assistant;
+  conversations: Conversation;
+  items: Item;
+  plugins: Plugin;
+  skills: Skill;
+  memories: Memory;
+  contexts: Context;
+  choices: Choice;
+}
+
+/** The name of a table the panel follows. */
+export type TableName = keyof Tables;

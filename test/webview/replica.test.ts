@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { keyed, stream } from "../../src/markdown";
+import { corpus, random } from "../fixtures/markdown-corpus";
+import { BlockText } from "../../webview-ui/blocks";
+import { steps } from "../../webview-ui/plan";
+import { chipsOf, filesOf, inputSummary, sourcesOf } from "../../webview-ui/chips";
+
+// These parts of the panel are plain code: they run here without a browser.
+describe("the panel's replica of an answer's blocks", () => {
+  it("equals the whole render after the patches of any split of the corpus", () => {
+    const next = random(5);
+    for (const [n, text] of corpus.entries()) {
+      for (let round = 0; round < 5; round++) {
+        const markdown = stream(`i${n}`);
+        const replica = new BlockText();
+        let end = 0;
+        while (end < text.length) {
+          end = Math.min(text.length, end + 1 + Math.floor(next() * 12));
+          replica.apply(markdown.update(text.slice(0, end)));
+        }
+        replica.apply(markdown.end());
+        assert.deepEqual(
+          replica.html,
+          keyed(text, `i${n}`).map((b) => b.html),
+          `corpus ${n}, round ${round}`,
+        );
+      }
+    }
+  });
+
+  it("answers the indexes a patch changed and ignores one that would leave a gap", () => {
+    const replica = new BlockText([{ key: "a.0", html: "<p>one</p>" }]);
+    assert.deepEqual(replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "<p>tw" }] }), [1]);
+    assert.deepEqual(
+      replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "o</p>", append: true }] }),
+      [1],
+    );
+    assert.deepEqual(replica.html, ["<p>one</p>", "<p>two</p>"]);
+    assert.deepEqual(replica.apply({ key: "a", count: 9, blocks: [{ index: 7, html: "<p>far</p>" }] }), []);
+    assert.deepEqual(replica.apply({ key: "a", count: 1, blocks: [] }), []);
+    assert.deepEqual(replica.html, ["<p>one</p>"]);
+  });
+});
+
+describe("what items show beside their text", () => {
+  it("reads a message's files from lines, commas or JSON", () => {
+    assert.deepEqual(filesOf("src/a.ts\nREADME.md"), [
+      { path: "src/a.ts", name: "a.ts" },
+      { path: "README.md", name: "README.md" },
+    ]);
+    assert.deepEqual(filesOf("a.ts, b/c.ts"), [
+      { path: "a.ts", name: "a.ts" },
+      { path: "b/c.ts", name: "c.ts" },
+    ]);
+    assert.deepEqual(filesOf('[{"path":"file:///w/x%20y.ts"},"z.md"]'), [
+      { path: "file:///w/x%20y.ts", name: "x y.ts" },
+      { path: "z.md", name: "z.md" },
+    ]);
+    assert.deepEqual(filesOf("[broken"), [{ path: "[broken", name: "[broken" }]);
+    assert.deepEqual(filesOf(""), []);
+  });
+
+  it("makes one chip per site, six at most, from JSON results or URLs in text", () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({
+      title: `Page ${i}`,
+      url: `https://site${i}.example/p`,
+    }));
+    const json = JSON.stringify({
+      results: [
+        { title: "A", url: "https://www.a.example/1" },
+        { title: "A2", url: "https://a.example/2" },
+        ...many,
+      ],
+    });
+    const chips = chipsOf(sourcesOf(json));
+    assert.equal(chips.length, 6);
+    assert.deepEqual(chips[0], {
+      letter: "A",
+      site: "a.example",
+      title: "A",
+      url: "https://www.a.example/1",
+    });
+    assert.deepEqual(chipsOf(sourcesOf("see https://b.example/x and javascript:alert(1)")), [
+      { letter: "B", site: "b.example", title: "https://b.example/x", url: "https://b.example/x" },
+    ]);
+    assert.deepEqual(chipsOf(sourcesOf('{"url":"javascript:alert(1)"}')), []);
+  });
+
+  it("summarizes a call's input by its values", () => {
+    assert.equal(inputSummary('{"path":"src/a.ts","line":3}'), "path: src/a.ts, line: 3");
+    assert.equal(inputSummary("not json\n  at all"), "not json at all");
+    assert.equal(inputSummary(JSON.stringify({ text: "x".repeat(200) })).length, 80);
+  });
+
+  it("reads the plan's checklist", () => {
+    assert.deepEqual(steps("- [x] Read\n- [ ] Split\n* [X] Test\n1. Ship\nnot a step"), [
+      { text: "Read", done: true },
+      { text: "Split", done: false },
+      { text: "Test", done: true },
+      { text: "Ship", done: false },
+    ]);
+  });
+});

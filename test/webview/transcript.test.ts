@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { Panel, launch } from "./page";
+import { keyed } from "../../src/markdown";
+import { ANSWER, item, recorded, snapshot, streamed } from "./stream";
+
+describe("the transcript", () => {
+  let browser: Browser;
+  let panel: Panel;
+
+  before(async () => {
+    browser = await launch();
+    panel = await Panel.open(browser);
+    await panel.send(snapshot(), ...recorded());
+  });
+  after(async () => {
+    await panel?.close();
+    await browser?.close();
+  });
+
+  it("shows the person's message with its files as chips", async () => {
+    const message = panel.page.getByRole("article", { name: "Your message" });
+    assert.match(await message.innerText(), /Refactor the parser, please\./);
+    const chips = await message.locator(".chip").allInnerTexts();
+    assert.deepEqual(
+      chips.map((c) => c.trim()),
+      ["parser.ts", "README.md"],
+    );
+    await message.getByRole("button", { name: "parser.ts" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "openFile", path: "src/parser.ts" });
+  });
+
+  it("applies the streamed answer block by block into the markdown it renders", async () => {
+    const answer = panel.page.locator('[data-item="c1.006"]');
+    assert.equal(await answer.locator(".block").count(), keyed(ANSWER, "c1.006").length);
+    assert.equal(await answer.locator("strong").innerText(), "one token at a time");
+    assert.equal(await answer.locator("table td").first().innerText(), "lex");
+    assert.match(await answer.locator("pre code").innerText(), /export function parse/);
+    assert.equal(await answer.locator("a").getAttribute("href"), "https://example.com/docs");
+    // The answer finished: the live region said so once, with its first words.
+    const live = panel.page.locator("[aria-live=polite]");
+    await panel.page.waitForFunction(() => document.querySelector("[aria-live=polite]")?.textContent !== "");
+    assert.match(await live.innerText(), /^Answer finished: The parser now reads/);
+  });
+
+  it("folds the finished reasoning under Thinking", async () => {
+    const thinking = panel.page.locator('[data-item="c1.002"]');
+    assert.equal(await thinking.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    assert.equal((await thinking.locator("summary").innerText()).trim(), "Thinking");
+    await thinking.locator("summary").click();
+    assert.match(await thinking.innerText(), /split the lexer out/);
+  });
+
+  it("keeps reasoning open while it streams", async () => {
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [item("c1.011", "reasoning", { text: "Looking", done: false })],
+      delete: [],
+    });
+    const thinking = panel.page.locator('[data-item="c1.011"]');
+    assert.equal(await thinking.evaluate((d) => (d as HTMLDetailsElement).open), true);
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [item("c1.011", "reasoning", { text: "Looking done", done: true })],
+      delete: [],
+    });
+    assert.equal(await thinking.evaluate((d) => (d as HTMLDetailsElement).open), false);
+  });
+
+  it("shows tool calls as rows with their input, state, output on expand and source chips", async () => {
+    const call = panel.page.locator('[data-item="c1.004"]');
+    const summary = await call.locator("summary").innerText();
+    assert.match(summary, /web_search/);
+    assert.match(summary, /query: incremental parser design/);
+    assert.match(summary, /done/);
+    assert.equal(await call.locator("pre").first().isVisible(), false);
+    await call.locator("summary").click();
+    assert.match(await call.locator("pre").nth(1).innerText(), /Tree-sitter/);
+    const chips = await call.locator(".chip.source").allInnerTexts();
+    assert.deepEqual(
+      chips.map((c) => c.replace(/\s+/g, " ").trim()),
+      ["E en.wikipedia.org", "T tree-sitter.github.io"],
+    );
+  });
+
+  it("asks to allow or decline a call that waits for approval", async () => {
+    const call = panel.page.locator('[data-item="c1.005"]');
+    assert.match(await call.innerText(), /waiting for approval/);
+    await call.getByRole("button", { name: "Decline" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), {
+      type: "decide",
+      item: "c1.005",
+      yes: false,
+      always: false,
+    });
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [item("c1.005", "call", { name: "write_file", state: "declined" })],
+      delete: [],
+    });
+    assert.equal(await call.getByRole("button", { name: "Decline" }).count(), 0);
+    assert.match(await call.locator("summary").innerText(), /declined/);
+  });
+
+  it("pins the plan as a checklist above the transcript", async () => {
+    const plan = panel.page.locator(".plan-slot .plan");
+    assert.match(await plan.locator("summary").innerText(), /Plan\s*1\/3/);
+    const done = await plan.locator("li.done").allInnerTexts();
+    assert.deepEqual(
+      done.map((t) => t.replace(/^Done:\s*/, "").trim()),
+      ["Read the parser"],
+    );
+    assert.equal(await panel.page.locator('[data-item="c1.003"]').count(), 0);
+  });
+
+  it("shows an error in the error colour with Retry, and an interrupted answer with Retry", async () => {
+    const error = panel.page.locator('[data-item="c1.007"]');
+    assert.equal(await error.getAttribute("role"), "alert");
+    const colour = await error.evaluate((e) => getComputedStyle(e).color);
+    assert.equal(colour, "rgb(248, 81, 73)");
+    await error.getByRole("button", { name: "Retry" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "retry", chat: "c1", model: "" });
+    const cut = panel.page.locator('[data-item="c1.009"]');
+    assert.match(await cut.innerText(), /Interrupted/);
+    assert.match(await panel.page.locator('[data-item="c1.008"]').innerText(), /Asked again \(gpt-4o-mini\)/);
+    assert.match(await panel.page.locator('[data-item="c1.010"]').innerText(), /Stopped/);
+  });
+
+  it("shows the context meter as used of window", async () => {
+    const meter = panel.page.getByRole("meter", { name: "Context used" });
+    assert.equal(await meter.getAttribute("aria-valuenow"), "12400");
+    assert.match(await meter.innerText(), /12\.4k \/ 128k/);
+  });
+
+  it("wires code-block buttons and links by delegation, through the host", async () => {
+    const answer = panel.page.locator('[data-item="c1.006"]');
+    await answer.locator('[data-action="copy"]').click();
+    const copy = (await panel.posted()).at(-1);
+    assert.equal(copy?.type, "code");
+    assert.deepEqual(copy, {
+      type: "code",
+      action: "copy",
+      code: "export function parse(text: string) {\n  return text.split(/\\s+/);\n}\n",
+      language: "ts",
+    });
+    await answer.locator('[data-action="new-file"]').click();
+    assert.equal((await panel.posted()).at(-1)?.type, "code");
+    await answer.locator("a").click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "openLink", url: "https://example.com/docs" });
+    assert.equal(panel.page.url().endsWith("/"), true);
+  });
+
+  it("updates by key: a new answer streams in without re-rendering earlier items or closed blocks", async () => {
+    const marked = await panel.page.evaluate(() => {
+      const nodes = [...document.querySelectorAll("[data-item], .block")];
+      (window as unknown as { __nodes: Element[] }).__nodes = nodes;
+      return nodes.length;
+    });
+    await panel.send(...streamed(item("c1.012", "text"), ANSWER));
+    const kept = await panel.page.evaluate(
+      () => (window as unknown as { __nodes: Element[] }).__nodes.filter((node) => node.isConnected).length,
+    );
+    assert.equal(kept, marked);
+    assert.equal(
+      await panel.page.locator('[data-item="c1.012"] .block').count(),
+      keyed(ANSWER, "c1.012").length,
+    );
+  });
+
+  it("broke no CSP rule and logged no error", async () => {
+    assert.deepEqual(await panel.violations(), []);
+    assert.deepEqual(panel.errors, []);
+  });
+});

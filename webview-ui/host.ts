@@ -1,0 +1,38 @@
+/** The panel's line to the host: VS Code's webview API, typed with the protocol. */
+import type { PanelMessage } from "../src/protocol/messages";
+
+/** What the panel keeps across reloads of the webview (not across restarts of the editor). */
+export interface PanelState {
+  tab: string;
+  draft: string;
+  model: string;
+  assistant: string;
+}
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** The host as the panel talks to it. */
+export interface Host {
+  post(message: PanelMessage): void;
+  state(): Partial<PanelState>;
+  save(state: PanelState): void;
+}
+
+/** Connects to the host; VS Code allows one call of acquireVsCodeApi per page. */
+export function connect(): Host {
+  const api = acquireVsCodeApi();
+  return {
+    post: (message) => api.postMessage(message),
+    state: () => {
+      const saved = api.getState();
+      return saved && typeof saved === "object" ? (saved as Partial<PanelState>) : {};
+    },
+    save: (state) => api.setState(state),
+  };
+}

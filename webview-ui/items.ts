@@ -1,0 +1,325 @@
+/** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
+import type { Item } from "../src/protocol/rows";
+import { BlockView } from "./blocks";
+import { chipsOf, filesOf, inputSummary, sourcesOf } from "./chips";
+import { button, fill, h, icon } from "./dom";
+import type { Host } from "./host";
+import type { Store } from "./state";
+
+/** What the views of items need: the replica, and the host to tell what the person does. */
+export interface Panel {
+  store: Store;
+  host: Host;
+}
+
+/** One item on screen. */
+export interface ItemView {
+  readonly element: HTMLElement;
+  /** Shows the row as it is now. */
+  update(item: Item): void;
+  /** Shows blocks that a patch changed (Markdown items only). */
+  patched?(changed: number[]): void;
+}
+
+/** The view of an item of any kind. */
+export function itemView(item: Item, panel: Panel): ItemView {
+  switch (item.kind) {
+    case "user":
+      return new UserView(item, panel);
+    case "text":
+      return new AnswerView(item, panel);
+    case "reasoning":
+      return new ThinkingView(item, panel);
+    case "call":
+      return new CallView(item, panel);
+    case "error":
+      return new ErrorView(item, panel);
+    case "plan":
+    case "retry":
+    case "stop":
+      return new NoteView(item);
+  }
+}
+
+/** The body of a Markdown item: its blocks when the host sent some, else its text as written. */
+class Markdown {
+  readonly element = h("div", { class: "body" });
+  private blocks?: BlockView;
+
+  constructor(
+    private readonly id: string,
+    private readonly panel: Panel,
+  ) {}
+
+  show(text: string): void {
+    const blocks = this.panel.store.blocks.get(this.id);
+    if (blocks) {
+      if (!this.blocks) {
+        this.blocks = new BlockView(this.id, blocks);
+        this.element.replaceChildren(this.blocks.element);
+      }
+      return;
+    }
+    this.element.replaceChildren(h("div", { class: "plain", text }));
+  }
+
+  patched(changed: number[]): void {
+    const blocks = this.panel.store.blocks.get(this.id);
+    if (!blocks) return;
+    if (this.blocks) this.blocks.update(blocks, changed);
+    else this.show("");
+  }
+}
+
+class UserView implements ItemView {
+  readonly element = h("article", { class: "item user", "aria-label": "Your message" });
+
+  constructor(
+    item: Item,
+    private readonly panel: Panel,
+  ) {
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    const chips = filesOf(item.files).map((file) => {
+      const chip = button(
+        "file",
+        file.name,
+        () => this.panel.host.post({ type: "openFile", path: file.path }),
+        {
+          showLabel: true,
+          className: "chip",
+        },
+      );
+      chip.title = file.path;
+      return chip;
+    });
+    fill(
+      this.element,
+      h(
+        "div",
+        { class: "who" },
+        icon("account"),
+        h("span", { text: "You" }),
+        item.model ? h("span", { class: "muted", text: item.model }) : undefined,
+      ),
+      h("div", { class: "plain", text: item.text }),
+      chips.length ? h("div", { class: "chips", role: "list" }, ...chips) : undefined,
+    );
+  }
+}
+
+class AnswerView implements ItemView {
+  readonly element = h("article", { class: "item answer", "aria-label": "Answer" });
+  private readonly body: Markdown;
+  private readonly status = h("div", { class: "status" });
+
+  constructor(
+    item: Item,
+    private readonly panel: Panel,
+  ) {
+    this.body = new Markdown(item.id, panel);
+    this.element.append(this.body.element, this.status);
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    this.body.show(item.text);
+    this.element.setAttribute("aria-busy", String(!item.done));
+    interrupted(this.status, item, this.panel);
+  }
+
+  patched(changed: number[]): void {
+    this.body.patched(changed);
+  }
+}
+
+/** Marks an answer cut short (a restart, or a run that ended without finishing it) with Retry. */
+function interrupted(status: HTMLElement, item: Item, panel: Panel): void {
+  const cut = item.state === "interrupted" || (!item.done && !panel.store.running.has(item.chat));
+  status.replaceChildren();
+  if (!cut) return;
+  status.append(
+    icon("debug-disconnect"),
+    h("span", { text: "Interrupted" }),
+    button("refresh", "Retry", () => panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
+      showLabel: true,
+      className: "link",
+    }),
+  );
+}
+
+class ThinkingView implements ItemView {
+  readonly element = h("details", { class: "item thinking" });
+  private readonly summary = h("summary", {});
+  private readonly body: Markdown;
+  private toggled = false;
+  private showing = false;
+
+  constructor(item: Item, panel: Panel) {
+    this.body = new Markdown(item.id, panel);
+    this.element.append(this.summary, this.body.element);
+    // Only a toggle by the person counts; the panel's own opening and closing do not.
+    this.element.addEventListener("toggle", () => {
+      if (this.element.open !== this.showing) this.toggled = true;
+    });
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    this.summary.replaceChildren(
+      icon(item.done ? "lightbulb" : "loading codicon-modifier-spin"),
+      h("span", { text: item.done ? "Thinking" : "Thinking…" }),
+    );
+    if (!this.toggled) {
+      this.showing = !item.done;
+      this.element.open = this.showing;
+    }
+    this.body.show(item.text);
+  }
+
+  patched(changed: number[]): void {
+    this.body.patched(changed);
+  }
+}
+
+const STATE_ICONS: Record<string, string> = {
+  running: "loading codicon-modifier-spin",
+  approval: "shield",
+  approved: "check",
+  declined: "circle-slash",
+  done: "check",
+  failed: "error",
+  interrupted: "debug-disconnect",
+};
+
+const STATE_LABELS: Record<string, string> = {
+  running: "running",
+  approval: "waiting for approval",
+  approved: "approved",
+  declined: "declined",
+  done: "done",
+  failed: "failed",
+  interrupted: "interrupted",
+};
+
+class CallView implements ItemView {
+  readonly element = h("div", { class: "item call" });
+  private readonly details = h("details", {});
+  private readonly summary = h("summary", {});
+  private readonly body = h("div", { class: "call-body" });
+  private readonly decision = h("div", {
+    class: "decision",
+    role: "group",
+    "aria-label": "Approve this call",
+  });
+  private readonly sources = h("div", { class: "chips", role: "list" });
+
+  constructor(
+    item: Item,
+    private readonly panel: Panel,
+  ) {
+    this.details.append(this.summary, this.body);
+    this.element.append(this.details, this.decision, this.sources);
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    const state = item.state || "running";
+    this.element.dataset.state = state;
+    this.summary.replaceChildren(
+      icon(STATE_ICONS[state] ?? "tools"),
+      h("span", { class: "name", text: item.name }),
+      h("span", { class: "input", text: inputSummary(item.input) }),
+      h("span", { class: "state", text: STATE_LABELS[state] ?? state }),
+    );
+    fill(
+      this.body,
+      h("div", { class: "label", text: "Input" }),
+      h("pre", { class: "raw", text: item.input }),
+      item.output ? h("div", { class: "label", text: "Output" }) : undefined,
+      item.output ? h("pre", { class: "raw", text: item.output }) : undefined,
+      item.text ? h("div", { class: "label", text: state === "failed" ? "Error" : "Note" }) : undefined,
+      item.text ? h("pre", { class: "raw", text: item.text }) : undefined,
+      item.file
+        ? button("go-to-file", item.file, () => this.panel.host.post({ type: "openFile", path: item.file }), {
+            showLabel: true,
+            className: "link",
+          })
+        : undefined,
+    );
+    this.decision.replaceChildren();
+    if (state === "approval") {
+      const decide = (yes: boolean, always: boolean) => () =>
+        this.panel.host.post({ type: "decide", item: item.id, yes, always });
+      this.decision.append(
+        h("span", { class: "muted", text: `Run ${item.name}?` }),
+        button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
+        button("check-all", "Always allow", decide(true, true), { showLabel: true }),
+        button("close", "Decline", decide(false, false), { showLabel: true }),
+      );
+    }
+    const chips = chipsOf(sourcesOf(item.output));
+    this.sources.replaceChildren(
+      ...chips.map((chip) => {
+        const element = button(
+          "",
+          chip.site,
+          () => this.panel.host.post({ type: "openLink", url: chip.url }),
+          {
+            showLabel: true,
+            className: "chip source",
+          },
+        );
+        element.prepend(h("span", { class: "letter", "aria-hidden": "true", text: chip.letter }));
+        element.title = chip.title;
+        element.setAttribute("role", "listitem");
+        return element;
+      }),
+    );
+  }
+}
+
+class ErrorView implements ItemView {
+  readonly element = h("div", { class: "item error", role: "alert" });
+
+  constructor(
+    item: Item,
+    private readonly panel: Panel,
+  ) {
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    this.element.replaceChildren(
+      icon("error"),
+      h("span", { class: "plain", text: item.text || "The run failed." }),
+      button("refresh", "Retry", () => this.panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
+        showLabel: true,
+      }),
+    );
+  }
+}
+
+/** The person's wishes ("again", "stop") as a quiet line; a plan item is shown pinned, not here. */
+class NoteView implements ItemView {
+  readonly element = h("div", { class: "item note" });
+
+  constructor(item: Item) {
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    const words =
+      item.kind === "retry"
+        ? `Asked again${item.model ? ` (${item.model})` : ""}`
+        : item.kind === "stop"
+          ? "Stopped"
+          : "Plan updated";
+    this.element.replaceChildren(
+      icon(item.kind === "stop" ? "debug-stop" : "refresh"),
+      h("span", { text: words }),
+    );
+  }
+}

@@ -1,0 +1,182 @@
+/** The side panel's entry: builds the page, follows the host's messages and wires what the person does. */
+// Importing the stylesheet makes esbuild write webview.css beside webview.js.
+import "./style.css";
+import type { HostMessage, RowsChanged } from "../src/protocol/messages";
+import type { Item } from "../src/protocol/rows";
+import { BlockText } from "./blocks";
+import { ChatList } from "./list";
+import { Composer } from "./composer";
+import { h } from "./dom";
+import { emptyState } from "./empty";
+import { connect } from "./host";
+import type { Panel } from "./items";
+import { MemoryPage, assistantsPage, pluginsPage, skillsPage } from "./pages";
+import { Store } from "./state";
+import { Tabs } from "./tabs";
+import { Transcript } from "./transcript";
+import { wireBlocks } from "./actions";
+
+const host = connect();
+const store = new Store();
+const panel: Panel = { store, host };
+const saved = host.state();
+
+const live = h("div", { class: "visually-hidden", "aria-live": "polite", role: "status" });
+/** Says `text` once in the live region (cleared first, so the same words are said again). */
+function announce(text: string): void {
+  live.textContent = "";
+  setTimeout(() => (live.textContent = text), 50);
+}
+
+const transcript = new Transcript(panel, announce, () => emptyState(panel));
+const composer = new Composer(panel, save);
+composer.input.value = saved.draft ?? "";
+composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
+const chats = new ChatList(panel, () => tabs.select("chat"));
+const assistants = assistantsPage(panel);
+const skills = skillsPage(panel);
+const plugins = pluginsPage(panel);
+const memory = new MemoryPage(panel);
+
+const chatPage = h(
+  "section",
+  { class: "page chat", "aria-label": "Chat" },
+  transcript.element,
+  composer.element,
+);
+const tabs = new Tabs(
+  [
+    { id: "chat", label: "Chat", icon: "comment-discussion", page: chatPage, focus: () => composer.input },
+    { id: "chats", label: "Conversations", icon: "history", page: chats.element, focus: () => chats.search },
+    { id: "assistants", label: "Assistants", icon: "robot", page: assistants.element },
+    { id: "skills", label: "Skills", icon: "book", page: skills.element },
+    { id: "plugins", label: "Plugins", icon: "plug", page: plugins.element },
+    { id: "memory", label: "Memory", icon: "database", page: memory.element },
+  ],
+  () => chats.newChat(),
+  save,
+);
+
+function save(): void {
+  host.save({
+    tab: tabs.current,
+    draft: composer.input.value,
+    model: composer.model.value,
+    assistant: composer.assistant.value,
+  });
+}
+
+const app = document.getElementById("app") ?? document.body;
+app.replaceChildren(tabs.element, live);
+tabs.select(saved.tab ?? "chat", false);
+wireBlocks(transcript.element, host);
+
+function refreshAll(): void {
+  transcript.reset();
+  chats.refresh();
+  composer.refresh();
+  assistants.refresh();
+  skills.refresh();
+  plugins.refresh();
+  memory.refresh();
+}
+
+/** Applies changed rows to the store, then to the views that show them. */
+function rowsChanged(message: RowsChanged): void {
+  const previous = new Map<string, Item>();
+  if (message.table === "items") {
+    for (const row of message.put) {
+      const before = store.tables.items.get(row.id);
+      if (before) previous.set(row.id, before);
+    }
+  }
+  store.change(message.table, message.put, message.delete);
+  switch (message.table) {
+    case "items":
+      for (const row of message.put) if (row.chat === store.chat) transcript.put(row, previous.get(row.id));
+      for (const id of message.delete) transcript.delete(id);
+      break;
+    case "conversations":
+      chats.refresh();
+      break;
+    case "assistants":
+      assistants.refresh();
+      plugins.refresh();
+      memory.refresh();
+      composer.refresh();
+      break;
+    case "choices":
+    case "contexts":
+      composer.refresh();
+      assistants.refresh();
+      break;
+    case "skills":
+      skills.refresh();
+      break;
+    case "plugins":
+      plugins.refresh();
+      break;
+    case "memories":
+      memory.refresh();
+      break;
+  }
+}
+
+/** Applies one message from the host. */
+function receive(message: HostMessage): void {
+  switch (message.type) {
+    case "snapshot":
+      store.load(message);
+      refreshAll();
+      break;
+    case "opened":
+      store.open(message.chat, message.items, message.blocks);
+      transcript.reset();
+      chats.refresh();
+      composer.refresh();
+      break;
+    case "rows":
+      rowsChanged(message);
+      break;
+    case "blocks": {
+      const id = message.patch.key;
+      // Blocks follow their item's row; a patch for an item of another conversation is not ours.
+      if (!store.tables.items.has(id)) break;
+      let text = store.blocks.get(id);
+      if (!text) store.blocks.set(id, (text = new BlockText()));
+      transcript.patched(id, text.apply(message.patch));
+      break;
+    }
+    case "running":
+      if (message.running) store.running.add(message.chat);
+      else store.running.delete(message.chat);
+      if (message.chat === store.chat) {
+        transcript.running();
+        composer.refresh();
+      }
+      chats.refresh();
+      break;
+    case "notice":
+      composer.say(message.level, message.text);
+      break;
+    case "attached":
+      composer.attach(message.files);
+      break;
+    case "found":
+      chats.foundChats(message.query, message.chats);
+      break;
+    case "configured":
+      store.configured = message.configured;
+      transcript.emptyChanged();
+      break;
+  }
+}
+
+window.addEventListener("message", (event: MessageEvent<unknown>) => {
+  const data = event.data;
+  if (data && typeof data === "object" && typeof (data as { type?: unknown }).type === "string") {
+    receive(data as HostMessage);
+  }
+});
+
+host.post({ type: "ready" });

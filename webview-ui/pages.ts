@@ -1,0 +1,184 @@
+/** The pages beside the chat: Assistants, Skills, Plugins and Memory. */
+import type { Assistant, Memory, Plugin, Skill } from "../src/protocol/rows";
+import { button, h } from "./dom";
+import { RowEditor } from "./editor";
+import type { Panel } from "./items";
+import { byKey } from "./state";
+
+/** A fresh id for a row the person makes (time first, so new rows sort last). */
+export function freshId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function modelOptions(panel: Panel): () => [string, string][] {
+  return () => [
+    ["", "Default model"],
+    ...[...panel.store.tables.choices.values()].map((c): [string, string] => [
+      c.id,
+      `${c.name || c.id} — ${c.group}`,
+    ]),
+  ];
+}
+
+function assistantOptions(panel: Panel): () => [string, string][] {
+  return () =>
+    [...panel.store.tables.assistants.values()].map((a): [string, string] => [a.id, a.name || a.id]);
+}
+
+/** The Assistants page: name, instructions, model, tools and the tools that wait for approval. */
+export function assistantsPage(panel: Panel): RowEditor<Assistant> {
+  return new RowEditor<Assistant>({
+    title: "Assistants",
+    noun: "assistant",
+    fields: [
+      { name: "name", label: "Name", kind: "text" },
+      { name: "instructions", label: "Instructions", kind: "textarea" },
+      { name: "model", label: "Model", kind: "select", options: modelOptions(panel) },
+      { name: "tools", label: "Tools", kind: "text", hint: "Tool names by commas; empty offers all tools." },
+      {
+        name: "approve",
+        label: "Ask before",
+        kind: "text",
+        hint: "Tools that wait for your approval, by commas.",
+      },
+    ],
+    rows: () => [...panel.store.tables.assistants.values()],
+    label: (a) => a.name,
+    detail: (a) => (a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : "Default model"),
+    blank: () => ({
+      id: freshId("assistant"),
+      name: "",
+      instructions: "",
+      model: "",
+      tools: "",
+      approve: "",
+    }),
+    save: (assistant) => panel.host.post({ type: "saveAssistant", assistant }),
+    delete: (id) => panel.host.post({ type: "deleteAssistant", id }),
+  });
+}
+
+/** The Skills page: name, when to use it, and its instructions. */
+export function skillsPage(panel: Panel): RowEditor<Skill> {
+  return new RowEditor<Skill>({
+    title: "Skills",
+    noun: "skill",
+    fields: [
+      { name: "name", label: "Name", kind: "text" },
+      {
+        name: "description",
+        label: "When to use it",
+        kind: "text",
+        hint: "One sentence; every assistant sees it.",
+      },
+      { name: "body", label: "Instructions (Markdown)", kind: "textarea" },
+    ],
+    rows: () => [...panel.store.tables.skills.values()],
+    label: (s) => s.name,
+    detail: (s) => s.description,
+    blank: () => ({ id: freshId("skill"), name: "", description: "", body: "" }),
+    save: (skill) => panel.host.post({ type: "saveSkill", skill }),
+    delete: (id) => panel.host.post({ type: "deleteSkill", id }),
+  });
+}
+
+/** A plugin as its form edits it: the key typed (never shown back) and whether to remove the stored one. */
+type PluginForm = Plugin & { key: string; removeKey: boolean };
+
+/** The Plugins page: address, header, key (kept in the editor's secret storage) and status. */
+export function pluginsPage(panel: Panel): RowEditor<PluginForm> {
+  return new RowEditor<PluginForm>({
+    title: "Plugins",
+    noun: "plugin",
+    fields: [
+      { name: "name", label: "Name", kind: "text", hint: "Its tools' prefix." },
+      { name: "address", label: "Address", kind: "text", hint: "An https address of an MCP server." },
+      { name: "agent", label: "Assistant", kind: "select", options: assistantOptions(panel) },
+      {
+        name: "header",
+        label: "Key header",
+        kind: "text",
+        hint: "The header that carries the key, e.g. Authorization.",
+      },
+      {
+        name: "key",
+        label: "Key",
+        kind: "password",
+        hint: (p) => (p.secret ? "A key is stored. Leave empty to keep it." : "No key stored."),
+      },
+      { name: "removeKey", label: "Remove the stored key", kind: "checkbox" },
+      { name: "enabled", label: "Offer its tools", kind: "checkbox" },
+    ],
+    rows: () => [...panel.store.tables.plugins.values()].map((p) => ({ ...p, key: "", removeKey: false })),
+    label: (p) => p.name || p.address,
+    detail: (p) => [p.enabled ? "" : "off", p.secret ? "key set" : "", p.status].filter(Boolean).join(" · "),
+    blank: () => ({
+      id: freshId("plugin"),
+      agent: panel.store.assistant,
+      name: "",
+      address: "",
+      header: "Authorization",
+      secret: false,
+      enabled: true,
+      status: "",
+      key: "",
+      removeKey: false,
+    }),
+    save: (p) =>
+      panel.host.post({
+        type: "savePlugin",
+        plugin: {
+          id: p.id,
+          agent: p.agent,
+          name: p.name,
+          address: p.address,
+          header: p.header,
+          enabled: p.enabled,
+          ...(p.removeKey ? { key: "" } : p.key ? { key: p.key } : {}),
+        },
+      }),
+    delete: (id) => panel.host.post({ type: "deletePlugin", id }),
+  });
+}
+
+/** The Memory page: what each assistant keeps of the person, each with Forget. */
+export class MemoryPage {
+  readonly element = h("section", { class: "page", "aria-label": "Memory" });
+  private readonly list = h("ul", { class: "rows", "aria-label": "Memories" });
+
+  constructor(private readonly panel: Panel) {
+    this.element.append(
+      h("div", { class: "page-head" }, h("h2", { text: "Memory" })),
+      h("p", { class: "muted", text: "What your assistants remember about you across conversations." }),
+      this.list,
+    );
+  }
+
+  refresh(): void {
+    const { store, host } = this.panel;
+    const memories = [...store.tables.memories.values()].sort(
+      (a, b) => b.created - a.created || byKey(a.id, b.id),
+    );
+    this.list.replaceChildren(
+      ...memories.map((memory: Memory) => {
+        const who = store.tables.assistants.get(memory.agent)?.name ?? "";
+        const when = memory.created ? new Date(memory.created).toLocaleDateString() : "";
+        return h(
+          "li",
+          { class: "row memory" },
+          h(
+            "span",
+            { class: "row-main static" },
+            h("span", { class: "title", text: memory.text }),
+            h("span", { class: "muted detail", text: [who, when].filter(Boolean).join(" · ") }),
+          ),
+          button("trash", `Forget “${memory.text.slice(0, 40)}”`, () =>
+            host.post({ type: "forget", id: memory.id }),
+          ),
+        );
+      }),
+    );
+    if (memories.length === 0)
+      this.list.append(h("li", { class: "muted blank", text: "Nothing remembered yet." }));
+  }
+}
