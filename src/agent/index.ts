@@ -10,4 +10,4 @@ export { windowIn } from "./window";
 export { RETRY, type Retry } from "./failure";
 export { attach, mediaType, reader, BUDGET, type Attached, type Budget, type Document } from "./attachments";
 export { TOOL_TIMEOUT_MS } from "./perform";
-export { probe, markdown, learned, type Report, type Finding, type Learned, type ProbeOptions, type Target, type ReasoningField, type ToolMode } from "./probe";
+export * from "./probe";

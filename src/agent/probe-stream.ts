@@ -1,0 +1,159 @@
+/** One request of the endpoint probe: streamed as Tandem streams a turn, timed, and watched for what the endpoint sends. */
+import type OpenAI from "openai";
+import { APIConnectionError, APIError } from "openai";
+import { Assembly } from "./assembly";
+import { explain } from "./failure";
+import type { ReasoningField } from "./probe-report";
+import type { Request, Turn } from "./types";
+import { body } from "./wire";
+
+/** What every request of one probe shares. */
+export interface Session {
+  api: OpenAI;
+  model: string;
+  openrouter: boolean;
+  signal?: AbortSignal;
+  /** The longest wait for one request. */
+  timeoutMs: number;
+  /** The field that caps the answer's tokens (OpenAI's reasoning models refuse max_tokens). */
+  limit: "max_tokens" | "max_completion_tokens";
+  /** Requests sent so far. */
+  requests: number;
+  /** Reasoning fields seen in any answer. */
+  fields: Set<ReasoningField>;
+  /** Why the probe stopped early (a failure every later request would meet). */
+  fatal?: string;
+}
+
+/** One streamed answer as the probe saw it. */
+export interface Streamed {
+  turn: Turn;
+  /** Chunks received, and text or reasoning pieces among them. */
+  chunks: number;
+  pieces: number;
+  firstMs?: number;
+  totalMs: number;
+  usage?: { prompt: number; completion: number };
+  /** Whether a `tool_calls` delta came (a native call). */
+  native: boolean;
+  finish?: string;
+  /** The answer had not ended when the request's time was up. */
+  late: boolean;
+}
+
+/** The person stopped the probe. */
+export class Stopped extends Error {
+  override name = "Stopped";
+}
+
+/** A failure in words, and whether every later request would meet it too. */
+export interface Failure {
+  note: string;
+  fatal: boolean;
+}
+
+/** Sends `request` as Tandem would (with `textTools`, the tools described in the instructions) and reads the whole stream. */
+export async function streamed(session: Session, request: Request, textTools = false): Promise<Streamed> {
+  const params = body(request, session.model, textTools, session.openrouter);
+  const fields = params as unknown as Record<string, unknown>;
+  if (session.limit === "max_completion_tokens" && fields.max_tokens !== undefined) {
+    fields.max_completion_tokens = fields.max_tokens;
+    delete fields.max_tokens;
+  }
+  const names = new Set(request.tools.map((t) => t.function.name));
+  const seen: Streamed = {
+    turn: { text: "", reasoning: "", calls: [], details: [], tokens: 0, input: 0, window: 0 },
+    chunks: 0,
+    pieces: 0,
+    totalMs: 0,
+    native: false,
+    late: false,
+  };
+  const assembly = new Assembly(() => void seen.pieces++, names);
+  let content = "";
+  const halt = new AbortController();
+  const stop = (): void => halt.abort();
+  session.signal?.addEventListener("abort", stop, { once: true });
+  if (session.signal?.aborted) halt.abort();
+  const timer = setTimeout(() => {
+    seen.late = true;
+    halt.abort();
+  }, session.timeoutMs);
+  session.requests++;
+  const started = performance.now();
+  try {
+    const stream = await session.api.chat.completions.create(params, { signal: halt.signal, maxRetries: 0 });
+    for await (const chunk of stream) {
+      seen.chunks++;
+      seen.firstMs ??= performance.now() - started;
+      if (chunk.usage) {
+        seen.usage = {
+          prompt: chunk.usage.prompt_tokens ?? 0,
+          completion: chunk.usage.completion_tokens ?? 0,
+        };
+      }
+      const choice = chunk.choices?.[0];
+      if (choice?.finish_reason) seen.finish = choice.finish_reason;
+      const delta = (choice?.delta ?? {}) as Record<string, unknown>;
+      if (Array.isArray(delta.tool_calls) && delta.tool_calls.length) seen.native = true;
+      if (typeof delta.content === "string") content += delta.content;
+      for (const field of ["reasoning_content", "reasoning"] as const)
+        if (typeof delta[field] === "string" && delta[field]) session.fields.add(field);
+      if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length)
+        session.fields.add("reasoning_details");
+      assembly.add(chunk);
+    }
+  } catch (error) {
+    if (session.signal?.aborted) throw new Stopped("stopped");
+    if (!seen.late) throw error;
+  } finally {
+    clearTimeout(timer);
+    session.signal?.removeEventListener("abort", stop);
+  }
+  // The SDK ends an aborted stream silently: a stop is only seen here.
+  if (session.signal?.aborted) throw new Stopped("stopped");
+  if (/<\/?think(ing)?>/.test(content)) session.fields.add("think");
+  seen.totalMs = performance.now() - started;
+  seen.turn = assembly.turn(0);
+  return seen;
+}
+
+/** What a failure means for the person, and whether every later request would meet it too. */
+export function failed(error: unknown, session: Session): Failure {
+  const baseURL = session.api.baseURL;
+  const model = session.model;
+  if (error instanceof Stopped || session.signal?.aborted)
+    return { note: "The check was stopped.", fatal: true };
+  if (error instanceof APIConnectionError) {
+    if (/timed? ?out/i.test(error.message))
+      return { note: `No answer within ${ms(session.timeoutMs)}.`, fatal: false };
+    return { note: `Nothing answers at ${baseURL} (${root(error)}).`, fatal: true };
+  }
+  if (error instanceof APIError && (error.status === 401 || error.status === 403))
+    return { note: `The key was refused (${error.message}).`, fatal: true };
+  if (
+    error instanceof APIError &&
+    error.status !== undefined &&
+    (error.status === 404 ||
+      (/model/i.test(error.message) &&
+        /not (found|exist|a valid|served)|does not exist|unknown model|invalid model/i.test(error.message)))
+  ) {
+    return { note: `The model ${model} is not served at ${baseURL} (${error.message}).`, fatal: true };
+  }
+  return { note: explain(error, { model, baseURL, window: 0, shown: false }), fatal: false };
+}
+
+/** The innermost cause of a connection failure, e.g. "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9". */
+function root(error: Error): string {
+  let inner: Error = error;
+  while (inner.cause instanceof Error) inner = inner.cause;
+  const code = (inner as { code?: unknown }).code;
+  return typeof code === "string" && !inner.message.includes(code)
+    ? `${code}: ${inner.message}`
+    : inner.message;
+}
+
+/** A duration as a person reads it. */
+export function ms(value: number): string {
+  return value >= 10_000 ? `${Math.round(value / 1000)} s` : `${Math.round(value)} ms`;
+}

@@ -1,0 +1,381 @@
+/**
+ * "Check Endpoint": what an OpenAI-compatible endpoint supports, found with a few small requests
+ * (its model list, a short streamed answer, one tool call, one image) sent the way Tandem sends them.
+ */
+import OpenAI, { APIError } from "openai";
+import { OPENROUTER, type EndpointOptions } from "./endpoint";
+import { refusesTools } from "./failure";
+import { failed, ms, streamed, type Session, type Streamed } from "./probe-stream";
+import {
+  joined,
+  scrubbed,
+  some,
+  thousands,
+  verdict,
+  where,
+  type ReasoningField,
+  type Report,
+} from "./probe-report";
+import type { FunctionTool, Request } from "./types";
+import { windowIn } from "./window";
+
+export {
+  markdown,
+  learned,
+  type Finding,
+  type Learned,
+  type ReasoningField,
+  type Report,
+  type ToolMode,
+} from "./probe-report";
+
+/** The endpoint and model to probe; unset fields come from AI_URL, AI_API_KEY and AI_MODEL, as for `endpoint`. */
+export type ProbeTarget = Pick<EndpointOptions, "baseURL" | "apiKey" | "model" | "headers">;
+
+/** How the probe runs: `signal` stops it, `timeoutMs` bounds each request (default 30 000). */
+export interface ProbeOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The trivial tool the model is asked to call. */
+const ECHO: FunctionTool = {
+  type: "function",
+  function: {
+    name: "echo",
+    description: "Repeats a word back.",
+    parameters: {
+      type: "object",
+      properties: { word: { type: "string", description: "The word to repeat." } },
+      required: ["word"],
+    },
+  },
+};
+
+/** A 1×1 red PNG. */
+const PIXEL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+
+const IMAGE_WORDS = /image|vision|multi-?modal|mmproj|image_url/i;
+
+const NOT_CHECKED = "Not checked.";
+
+/** Probes `target` with at most about five small requests; endpoint failures become notes, never throws. */
+export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Promise<Report> {
+  const env = process.env;
+  const baseURL = target.baseURL || env.AI_URL || OPENROUTER;
+  const model = target.model || env.AI_MODEL || "";
+  const apiKey = target.apiKey || env.AI_API_KEY || "";
+  const openrouter = baseURL.startsWith(OPENROUTER);
+  const started = performance.now();
+  const session: Session = {
+    api: new OpenAI({
+      baseURL,
+      // Local servers take no key, but the SDK wants one.
+      apiKey: apiKey || "none",
+      defaultHeaders: { ...(openrouter ? { "X-Title": "Tandem" } : {}), ...target.headers },
+      maxRetries: 0,
+      logLevel: "off",
+    }),
+    model,
+    openrouter,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    limit: "max_tokens",
+    requests: 0,
+    fields: new Set(),
+  };
+  const report: Report = {
+    baseURL,
+    model,
+    reachable: { ok: undefined, note: NOT_CHECKED, models: [] },
+    window: { ok: undefined, note: NOT_CHECKED, tokens: 0 },
+    streaming: { ok: undefined, note: NOT_CHECKED, pieces: 0 },
+    usage: { ok: undefined, note: NOT_CHECKED },
+    tools: { ok: undefined, note: NOT_CHECKED },
+    reasoning: { ok: undefined, note: NOT_CHECKED, fields: [] },
+    images: { ok: undefined, note: NOT_CHECKED },
+    verdict: { ok: undefined, note: "" },
+    requests: 0,
+    ms: 0,
+  };
+  const fatal = await list(session, report);
+  if (!fatal && model) {
+    // Each step runs unless an earlier one met a failure every request would meet (a refused key…).
+    const halted = (await answer(session, report)) ?? (await tools(session, report));
+    if (!halted) await images(session, report);
+    const answered = report.streaming.ok !== undefined || report.tools.mode !== undefined;
+    report.reasoning = seen([...session.fields], answered);
+  }
+  report.verdict = verdict(report, session.fatal ?? fatal);
+  report.requests = session.requests;
+  report.ms = Math.round(performance.now() - started);
+  return scrubbed(report, apiKey);
+}
+
+/** GET /models: whether the endpoint answers, lists the model, and gives its window. Returns a reason to stop. */
+async function list(session: Session, report: Report): Promise<string | undefined> {
+  const { api, model } = session;
+  session.requests++;
+  let entries: Record<string, unknown>[];
+  try {
+    const page = await api.models.list({ maxRetries: 0, timeout: session.timeoutMs, signal: session.signal });
+    entries = page.data as unknown as Record<string, unknown>[];
+  } catch (error) {
+    const failure = failed(error, session);
+    report.window = { ok: undefined, note: "Not known: the model list was not read.", tokens: 0 };
+    const status = error instanceof APIError ? error.status : undefined;
+    // Nothing answers (or the person stopped): every later request would fail the same way.
+    if (failure.fatal && status === undefined) {
+      report.reachable = { ok: false, note: failure.note, models: [] };
+      return failure.note;
+    }
+    report.reachable =
+      status !== undefined && status !== 401 && status !== 403
+        ? {
+            ok: true,
+            note: `It answers, but does not list its models (${(error as Error).message}).`,
+            models: [],
+          }
+        : { ok: false, note: failure.note, models: [] };
+    return undefined;
+  }
+  const ids = entries.map((e) => String(e.id));
+  const entry = entries.find((e) => e.id === model);
+  const count = `${ids.length} model${ids.length === 1 ? "" : "s"}`;
+  if (!model) {
+    report.reachable = { ok: true, note: `It answers and lists ${count}${some(ids)}.`, models: ids };
+    return undefined;
+  }
+  if (!entry) {
+    report.reachable = {
+      ok: false,
+      note: `It answers, but ${model} is not among the ${count} it lists${some(ids)}.`,
+      models: ids,
+    };
+    report.window = { ok: undefined, note: "Not known: the model is not in the list.", tokens: 0 };
+    return undefined;
+  }
+  const among = ids.length > 1 ? ` among its ${count}` : "";
+  report.reachable = { ok: true, note: `It answers and lists ${model}${among}.`, models: ids };
+  // The window from the entry just read (windowOf would ask GET /models again, and caches).
+  const tokens = windowIn(entry);
+  report.window = tokens
+    ? { ok: true, note: `${thousands(tokens)} tokens, as the model list says.`, tokens }
+    : {
+        ok: false,
+        note: "The model list does not give the context window: Tandem cannot tell when a conversation is full.",
+        tokens: 0,
+      };
+  return undefined;
+}
+
+/** A short streamed answer: streaming, its timing, and usage. Returns a reason to stop. */
+async function answer(session: Session, report: Report): Promise<string | undefined> {
+  const request: Request = {
+    instructions: "",
+    messages: [{ role: "user", text: "Reply with the single word: ready" }],
+    tools: [],
+    answer: false,
+    parameters: { maxTokens: 64 },
+  };
+  let seen: Streamed;
+  try {
+    seen = await streamed(session, request);
+  } catch (error) {
+    // OpenAI's reasoning models take max_completion_tokens only.
+    if (!(error instanceof APIError && error.status === 400 && /max_tokens/.test(error.message)))
+      return stop(error, session, report, "streaming");
+    session.limit = "max_completion_tokens";
+    try {
+      seen = await streamed(session, request);
+    } catch (again) {
+      return stop(again, session, report, "streaming");
+    }
+  }
+  const timing = seen.firstMs === undefined ? "" : `First chunk after ${ms(seen.firstMs)}`;
+  if (seen.late) {
+    report.streaming = seen.chunks
+      ? {
+          ok: true,
+          note: `${timing}, but the answer had not ended after ${ms(session.timeoutMs)}.`,
+          firstMs: seen.firstMs,
+          pieces: seen.pieces,
+        }
+      : { ok: false, note: `No answer within ${ms(session.timeoutMs)}.`, pieces: 0 };
+    report.usage = { ok: undefined, note: "Not known: the answer did not end in time." };
+    return undefined;
+  }
+  const parts = seen.pieces ? (seen.pieces === 1 ? "one piece" : `${seen.pieces} pieces`) : "no text";
+  const said = seen.turn.text.trim();
+  const whole = seen.pieces === 1 ? " It sent the answer whole, so it may not really stream." : "";
+  report.streaming = {
+    ok: seen.chunks > 0,
+    note: seen.chunks
+      ? `${timing}, the whole answer in ${ms(seen.totalMs)} (${parts}${said ? `: "${clip(said)}"` : ""}).${whole}`
+      : "The stream ended without a chunk.",
+    firstMs: seen.firstMs,
+    totalMs: seen.totalMs,
+    pieces: seen.pieces,
+  };
+  report.usage = seen.usage
+    ? {
+        ok: true,
+        note: `A usage chunk came at the end (${seen.usage.prompt} tokens read, ${seen.usage.completion} written).`,
+      }
+    : {
+        ok: false,
+        note: "No usage chunk came: Tandem cannot count this model's tokens or show how full the context is.",
+      };
+  return undefined;
+}
+
+/** One trivial tool and an instruction to call it; if refused or ignored, the tool described in the instructions. */
+async function tools(session: Session, report: Report): Promise<string | undefined> {
+  const request: Request = {
+    instructions: 'You are being tested. Call the tool echo with the word "ping". Write nothing else.',
+    messages: [{ role: "user", text: "Call echo with the word ping." }],
+    tools: [ECHO],
+    answer: false,
+    // Room for a reasoning model to think before it calls.
+    parameters: { maxTokens: 512 },
+  };
+  let seen: Streamed;
+  try {
+    seen = await streamed(session, request);
+  } catch (error) {
+    if (!session.signal?.aborted && (refusesTools(error) || refusal(error, report))) {
+      const refused = `It refuses the tools field (${(error as Error).message})`;
+      return described(session, request, report, "refused", refused);
+    }
+    const failure = failed(error, session);
+    if (failure.fatal) return stop(error, session, report, "tools");
+    report.tools = { ok: undefined, note: failure.note };
+    return undefined;
+  }
+  const call = seen.turn.calls[0];
+  if (call) {
+    const written = `${call.name}(${call.arguments || "{}"})`;
+    report.tools = seen.native
+      ? { ok: true, mode: "native", note: `It calls tools natively: ${written}.` }
+      : {
+          ok: true,
+          mode: "text",
+          note: `It writes the call as text instead of a native call (${written}): Tandem will describe tools in its instructions and read calls from the text.`,
+        };
+    return undefined;
+  }
+  if (seen.late) {
+    report.tools = { ok: undefined, note: `No call within ${ms(session.timeoutMs)}.` };
+    return undefined;
+  }
+  const text = seen.turn.text.trim();
+  const cut = seen.finish === "length" ? " before its tokens ran out" : "";
+  const ignored = `It was offered the tool but did not call it${cut}${text ? ` (it wrote "${clip(text)}")` : ""}`;
+  return described(session, request, report, "ignored", ignored);
+}
+
+/** The tool described in the instructions, after it was refused or ignored natively. */
+async function described(
+  session: Session,
+  request: Request,
+  report: Report,
+  mode: "refused" | "ignored",
+  before: string,
+): Promise<string | undefined> {
+  try {
+    const seen = await streamed(session, request, true);
+    const call = seen.turn.calls[0];
+    report.tools = call
+      ? {
+          ok: true,
+          mode,
+          described: true,
+          note: `${before}; described in the instructions, it calls by writing ${call.name}(${call.arguments || "{}"}): Tandem will call tools that way.`,
+        }
+      : {
+          ok: false,
+          mode,
+          described: false,
+          note: `${before}, and did not call the tool when it was described in the instructions either: tools will not work with this model.`,
+        };
+    return undefined;
+  } catch (error) {
+    const failure = failed(error, session);
+    report.tools = { ok: mode === "refused" ? false : undefined, mode, note: `${before}. ${failure.note}` };
+    return failure.fatal ? failure.note : undefined;
+  }
+}
+
+/** A 1×1 PNG data URL: accepted, or refused with a 4xx that names images (or only on this request). */
+async function images(session: Session, report: Report): Promise<void> {
+  const request: Request = {
+    instructions: "",
+    messages: [{ role: "user", text: "What colour is this image? Answer with one word.", images: [PIXEL] }],
+    tools: [],
+    answer: false,
+    parameters: { maxTokens: 16 },
+  };
+  try {
+    const seen = await streamed(session, request);
+    const said = seen.turn.text.trim();
+    report.images =
+      seen.late && !seen.chunks
+        ? { ok: undefined, note: `No answer within ${ms(session.timeoutMs)}.` }
+        : {
+            ok: true,
+            note: `It accepts an image (asked the colour of a red pixel${said ? `, it said "${clip(said)}"` : ""}).`,
+          };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // A server without image support may say so with a 5xx (llama.cpp without its projector) or mid-stream.
+    const named = error instanceof APIError && error.status !== 429 && IMAGE_WORDS.test(message);
+    if (!session.signal?.aborted && (named || refusal(error, report))) {
+      report.images = { ok: false, note: `It refuses images (${message}).` };
+      return;
+    }
+    const failure = failed(error, session);
+    if (failure.fatal) stop(error, session, report, "images");
+    else report.images = { ok: undefined, note: failure.note };
+  }
+}
+
+/** A 4xx (not a rate limit) to a request that differs from an answer that streamed: what differs is refused. */
+function refusal(error: unknown, report: Report): boolean {
+  if (!(error instanceof APIError) || error.status === undefined || !report.streaming.ok) return false;
+  return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/** The reasoning fields seen in every streamed answer. */
+function seen(fields: ReasoningField[], answered: boolean): Report["reasoning"] {
+  if (!answered) return { ok: undefined, note: NOT_CHECKED, fields };
+  if (!fields.length) {
+    return {
+      ok: false,
+      note: "No reasoning was seen (the model may not reason, or only when asked to).",
+      fields,
+    };
+  }
+  const places = fields.map((f) => (f === "think" ? `${where(f)} in its text` : `the ${f} field`));
+  return { ok: true, note: `It reasons in ${joined(places)}: Tandem shows it as reasoning.`, fields };
+}
+
+/** Records a failure of `step`; when every later request would meet it too, returns it as the reason to stop. */
+function stop(
+  error: unknown,
+  session: Session,
+  report: Report,
+  step: "streaming" | "tools" | "images",
+): string | undefined {
+  const failure = failed(error, session);
+  // A step that could not run says nothing about the capability: the verdict gives the reason.
+  Object.assign(report[step], { ok: failure.fatal ? undefined : false, note: failure.note });
+  if (!failure.fatal) return undefined;
+  session.fatal = failure.note;
+  return failure.note;
+}
+
+function clip(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
