@@ -81,6 +81,18 @@ export class Markdown {
     return lexer.lex(src);
   }
 
+  /** The inline tokens of SRC (the text of one paragraph, heading or cell), LINKS resolved. */
+  inlineTokens(src: string, links: Links = {}): Token[] {
+    const lexer = new Lexer(this.options);
+    Object.assign(lexer.tokens.links, links);
+    return lexer.inlineTokens(src);
+  }
+
+  /** The HTML of inline TOKENS. */
+  renderInline(tokens: Token[]): string {
+    return this.parser.parseInline(tokens);
+  }
+
   /** The HTML of one top-level token. */
   render(token: Token): string {
     return this.parser.parse([token]);

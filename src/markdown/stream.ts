@@ -6,6 +6,7 @@ import { openCodeBlock } from "./code";
 import { escape, opening } from "./html";
 import { Markdown, definitions, type Links, type RenderOptions } from "./render";
 import { Changes } from "./changes";
+import { InlineRun, blankEnd, decided, lastInline } from "./inline";
 
 /** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
 const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
@@ -15,6 +16,7 @@ const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
 /** A line start decided by a letter, after a list marker or not. */
 const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
 const FENCE = /^(`{3,}|~{3,})([^\n]*)$/;
+const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
 
 /** An open fenced code block at the end of the text, streamed as escaped text. */
 interface Fence {
@@ -24,12 +26,11 @@ interface Fence {
 
 /** Renders one growing Markdown text (an item) as keyed blocks and tells what changed. */
 export class MarkdownStream {
+  /** The open part of the text: everything before it is in closed blocks. */
   private text = "";
   private source = "";
   private carriage = false;
   private ended = false;
-  /** Where the open part of the text begins: everything before it is closed blocks. */
-  private closedEnd = 0;
   private readonly html: string[] = [];
   private closedCount = 0;
   /** The source of each closed block that may hold a reference link, for late definitions. */
@@ -43,6 +44,8 @@ export class MarkdownStream {
   private tailHasCode = false;
   /** Where the plain run that ends the last block's HTML starts in the text; -1 when unknown. */
   private plainFrom = -1;
+  /** The one-line inline text that ends the open block, rendered from its last cut. */
+  private run: InlineRun | undefined;
   private fence: Fence | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
@@ -78,7 +81,7 @@ export class MarkdownStream {
     this.carriage = added.endsWith("\r");
     if (this.carriage) added = added.slice(0, -1);
     added = added.replace(/\r\n?/g, "\n");
-    if (added !== "" && !this.appendPlain(added)) {
+    if (added !== "" && !this.appendPlain(added) && !this.appendInline(added)) {
       this.text += added;
       this.render(false);
     }
@@ -99,13 +102,14 @@ export class MarkdownStream {
   private reset(): void {
     this.text = this.source = "";
     this.carriage = this.ended = this.tailIsLastBlock = false;
-    this.closedEnd = this.closedCount = 0;
+    this.closedCount = 0;
     this.html.length = 0;
     this.references.clear();
     for (const tag of Object.keys(this.links)) delete this.links[tag];
     this.rendered.clear();
     this.fence = undefined;
     this.plainFrom = -1;
+    this.run = undefined;
     this.changes.forget();
   }
 
@@ -124,7 +128,8 @@ export class MarkdownStream {
     if (!PLAIN.test(added) && text.includes("[", lineStart)) return false;
     const pending = text.slice(end) + added;
     // Words that can grow into an autolink or an entity change with every letter.
-    const wordStart = Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
+    const wordStart =
+      Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
     if (/[&:@\\<]|www\./i.test(text.slice(wordStart, end) + pending)) return false;
     this.text += added;
     const shown = pending.replace(/[ \t]+$/, "");
@@ -153,6 +158,39 @@ export class MarkdownStream {
     return true;
   }
 
+  /** Appends ADDED to the inline text that ends the open block, re-rendering it from its last cut. */
+  private appendInline(added: string): boolean {
+    const run = this.run;
+    if (!run || !this.tailIsLastBlock || this.fence || run.stops.test(added)) return false;
+    this.text += added;
+    const html = run.render(this.text, blankEnd(this.text));
+    const last = this.html.length - 1;
+    if (html !== this.html[last]) {
+      this.html[last] = html;
+      this.changes.touch(last);
+    }
+    this.plainFrom = -1;
+    return true;
+  }
+
+  /** The inline run of TOKEN, the only open block, when its last line is one decided by a letter. */
+  private inlineRun(token: Token): InlineRun | undefined {
+    const inline = lastInline(token);
+    if (!inline) return undefined;
+    const text = inline.text.replace(/[ \t]+$/, "");
+    const end = blankEnd(this.text);
+    const start = end - text.length;
+    if (text.includes("\n") || !decided(text) || start < 0) return undefined;
+    if (this.text.slice(start, end) !== text) return undefined;
+    const run = new InlineRun(this.markdown, this.links, start, inline.stops);
+    // The block's HTML must end with the inline text's own: what comes before it is the head.
+    const html = this.html[this.html.length - 1];
+    const own = run.render(this.text, end);
+    if (own === "" || !html.endsWith(own)) return undefined;
+    run.head = html.slice(0, html.length - own.length);
+    return run;
+  }
+
   /** Appends ADDED to an open fenced code block unless one of its lines may close the fence. */
   private appendCode(added: string): boolean {
     const fence = this.fence as Fence;
@@ -173,7 +211,7 @@ export class MarkdownStream {
 
   /** Lexes the open part of the text, closes the blocks that can no longer change, renders the rest. */
   private render(final: boolean): void {
-    const tail = this.text.slice(this.closedEnd);
+    const tail = this.text;
     let tokens: Token[] = this.markdown.lex(tail, this.links);
     const starts: number[] = [];
     let offset = 0;
@@ -193,7 +231,7 @@ export class MarkdownStream {
         closed = this.markdown.lex(tail.slice(0, closingEnd), this.links);
       const before = this.closedCount;
       const tags = this.close(closed);
-      this.closedEnd += closingEnd;
+      this.text = this.text.slice(closingEnd);
       this.lateDefinitions(tags, before);
     }
     this.renderOpen(tokens, tail.slice(closingEnd), final);
@@ -303,9 +341,16 @@ export class MarkdownStream {
         this.tailHasCode = !fence && html.includes("<pre");
       }
     });
+    this.run = undefined;
+    // Blocks still open before the last one must be apart from it by a blank line: a line that
+    // starts with its own text then cannot join them, whatever follows on it.
+    const lastStart = offset - (tokens.at(-1)?.raw.length ?? 0);
+    const apart = this.html.length === this.closedCount + 1 || BLANK_BEFORE.test(tail.slice(0, lastStart));
+    if (!final && this.tailIsLastBlock && !this.fence && apart)
+      this.run = this.inlineRun(tokens[tokens.length - 1]);
     if (final) {
       this.closedCount = this.html.length;
-      this.closedEnd = this.text.length;
+      this.text = "";
     }
     for (let i = this.html.length; i < previous; i++) this.changes.touch(i);
   }

@@ -139,3 +139,65 @@ describe("stream", () => {
     assert.throws(() => renderer.append("more"), /ended/);
   });
 });
+
+describe("stream, inline text typed into the open block", () => {
+  // Paragraphs, headings, list items and quotes whose words keep opening and closing constructs:
+  // the open block is re-rendered from a cut in its text, so every kind of construct must come
+  // out as rendering the whole text does, wherever the deltas fall.
+  const inline = [
+    "Plain words then **bold words** and *em* and `code()` and ~~gone~~ and [a link](https://example.com/a_(b)) end.",
+    "An unmatched ** star keeps going for a while and **then closes** here, and _under_score_ words.",
+    "Snake_case_names and 2 * 3 * 4 math, a `code with | pipe` and a ``double ` tick`` span.",
+    "Autolinks www.example.com/path and https://example.org/x?y=1 and mail@example.com done.",
+    "Entities &amp; &copy; & plain, escapes \\*not em\\* and \\`not code\\` and a \\\\ slash.",
+    "Raw <b>tags</b> and <span title='a b'>spans</span> and <!-- comment --> text after.",
+    "Nested **bold *and em* inside** and ***both*** and **unclosed *em** mix.",
+    "Reference [docs] and [docs][] and ![image](https://example.com/i.png) and [bad](javascript:x).",
+    "# Heading with **bold** and `code` ##\n\n## Another *heading* here",
+    "- item with **bold** and `code`\n- [value](https://example.com/v) item\n  - nested *em* item `x`\n- [ ] task **b**\n- [x] done",
+    "1. first `one()` item\n2. **second** item here\n10. tenth item",
+    "> quoted **bold** words and `code` in a quote\n> more quoted text",
+    "Text\n\n1.5 times faster, 2024 was a year, `` ` `` and *a*b*c* and __init__ and a_b_c.",
+    "[docs]: https://example.com/docs\n\nSee [docs] **now** and [Docs] `later`.",
+    "Closing `backticks``` and **bold**text and foo**bar**baz and *foo*bar.",
+    "Raw <a href='x'> inside www.example.com words </a> and then www.example.org words.",
+    "Strong **a [b** c](https://example.com/c) d and **e `f** g` h and **i <b title='**'> j** k.",
+  ];
+
+  it("applied patches equal rendering the whole text, and every prefix shows as rendered at once", function () {
+    this.timeout(30_000);
+    for (let seed = 1; seed <= 8; seed++) {
+      const next = random(100 + seed);
+      for (const [n, text] of inline.entries()) {
+        const renderer = stream("k");
+        let replica: Block[] = [];
+        let prefix = "";
+        for (const piece of split(text, next, seed % 2 ? 3 : 7)) {
+          replica = apply(replica, renderer.append(piece));
+          prefix += piece;
+          const once = stream("k");
+          once.append(prefix);
+          assert.deepEqual(renderer.blocks(), once.blocks(), `seed ${seed}, text ${n} at ${prefix.length}`);
+          assert.deepEqual(replica, renderer.blocks(), `seed ${seed}, text ${n} at ${prefix.length}`);
+        }
+        replica = apply(replica, renderer.end());
+        assert.deepEqual(replica, keyed(text, "k"), `seed ${seed}, text ${n}`);
+      }
+    }
+  });
+
+  it("shows each prefix of a paragraph as the whole-text render of that prefix shows it", () => {
+    const text = inline[0] + " " + inline[1] + " " + inline[6];
+    const renderer = stream("k");
+    for (let i = 0; i < text.length; i++) {
+      renderer.append(text[i]);
+      // A one-shot render of the prefix, closing tags aside, is what the stream shows.
+      const whole = keyed(text.slice(0, i + 1), "k")[0].html;
+      const shown = renderer.blocks()[0].html;
+      assert.ok(
+        whole.startsWith(shown) && /^(<\/[a-z]+>|\s)*$/.test(whole.slice(shown.length)),
+        `at ${i}: ${shown}`,
+      );
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// The one-line inline text that ends the open block (a paragraph, a heading, a list item's text),
+// rendered on each delta from its last safe cut only: a delta costs the words since that cut, not
+// the whole block.
+import type { Token, Tokens } from "marked";
+import { opening } from "./html";
+import type { Links, Markdown } from "./render";
+
+const LETTER = /^\p{L}/u;
+/** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
+const LINE_END = /\n/;
+const HEADING_END = /[\n#]/;
+/** Characters that may start a construct a later delimiter could still close. */
+const PENDING = /[*_~`[\]<\\]/;
+/** Characters that, inside a finished emphasis or strikethrough, may lean on masking past it. */
+const MASKED = /[[\]<`\\]/;
+
+/** Whether TOKEN is finished: no text appended after it can change how it or anything before it lexes. */
+function finished(token: Token): boolean {
+  switch (token.type) {
+    case "text":
+      return !PENDING.test(token.raw);
+    case "strong":
+    case "em":
+    case "del":
+      return !MASKED.test(token.raw.slice(1, -1));
+    case "escape":
+    case "codespan":
+    case "br":
+    case "link":
+    case "image":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The inline text of the open block, from source offset `start` to the end of the text. Its HTML
+ * is `head`, then the HTML of the frozen part (start..cut), then that of the live part. A cut is
+ * only ever placed after a space, before a word, where every construct before it is finished:
+ * there, lexing the two parts apart gives the HTML of lexing them together.
+ */
+export class InlineRun {
+  private cut: number;
+  private frozen = "";
+  /** The block's HTML before its inline text (`<p>`, `<ul>\n<li>`…). */
+  head = "";
+
+  constructor(
+    private readonly markdown: Markdown,
+    private readonly links: Links,
+    /** Where the inline text starts in the item's text. */
+    readonly start: number,
+    /** Characters that could change the block's structure, not just its inline text. */
+    readonly stops: RegExp,
+  ) {
+    this.cut = start;
+  }
+
+  /** The block's open HTML when its inline text is TEXT[start..end] (END excludes trailing blanks). */
+  render(text: string, end: number): string {
+    // After a cut the live part is lexed behind a space, as it stands in the whole text.
+    const context = this.cut > this.start ? " " : "";
+    const live = context + text.slice(this.cut, end);
+    const tokens = this.markdown.inlineTokens(live, this.links);
+    const html = this.markdown.renderInline(tokens).slice(context.length);
+    const shown = this.head + opening(this.frozen + html);
+    this.advance(tokens, live, context.length);
+    return shown;
+  }
+
+  /** Moves the cut to the last place in LIVE (lexed as TOKENS) where it may go. */
+  private advance(tokens: Token[], live: string, skip: number): void {
+    let clean = 0;
+    while (clean < tokens.length && finished(tokens[clean])) clean++;
+    let offset = 0;
+    const starts = tokens.map((t) => ((offset += t.raw.length), offset - t.raw.length));
+    for (let i = clean - 1; i >= 0; i--) {
+      const token = tokens[i] as Tokens.Text;
+      if (token.type !== "text" || token.raw !== token.text) continue;
+      // The last space inside this text token that a word follows.
+      for (let at = starts[i] + token.raw.length; at > starts[i] && at > skip; at--) {
+        if (live[at - 1] !== " " || at >= live.length || /\s/.test(live[at])) continue;
+        const part = token.raw.slice(0, at - starts[i]);
+        const before = [...tokens.slice(0, i), { ...token, raw: part, text: part }];
+        this.frozen += this.markdown.renderInline(before).slice(skip);
+        this.cut += at - skip;
+        return;
+      }
+    }
+  }
+}
+
+/** Where TEXT ends without its trailing spaces and tabs. */
+export function blankEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return end;
+}
+
+/**
+ * Whether a block's inline TEXT starts in a way no more text on its line can change: it could
+ * not still become a list marker, a rule, a fence, an HTML block or a link definition.
+ */
+export function decided(text: string): boolean {
+  const first = text[0];
+  if (LETTER.test(first)) return true;
+  if (first === "<") return false;
+  // A link definition or a task box until its label closes on something other than ":".
+  if (first === "[") {
+    const close = text.indexOf("]");
+    return (
+      close > 0 && !text.slice(0, close).includes("\\") && close + 1 < text.length && text[close + 1] !== ":"
+    );
+  }
+  if (first === "`" || first === "~") {
+    let n = 1;
+    while (text[n] === first) n++;
+    return n < 3 && n < text.length;
+  }
+  if (/\d/.test(first)) {
+    const [, mark, after] = /^\d+([.)]?)(.?)/.exec(text) ?? [];
+    return mark === "" ? after !== "" : after !== "" && after !== " " && after !== "\t";
+  }
+  if ("*_-+=#".includes(first)) return /[^*_\-+=# \t]/.test(text);
+  return true;
+}
+
+/** The inline text that ends TOKEN (a paragraph, a heading, the last list item's text…), if any. */
+export function lastInline(token: Token): { text: string; stops: RegExp } | undefined {
+  switch (token.type) {
+    case "paragraph":
+    case "text":
+      return { text: (token as Tokens.Paragraph).text, stops: LINE_END };
+    case "heading":
+      return { text: (token as Tokens.Heading).text, stops: HEADING_END };
+    case "list": {
+      const last = (token as Tokens.List).items.at(-1)?.tokens.at(-1);
+      return last && lastInline(last);
+    }
+    case "blockquote": {
+      const last = (token as Tokens.Blockquote).tokens.at(-1);
+      return last && lastInline(last);
+    }
+    default:
+      return undefined;
+  }
+}
