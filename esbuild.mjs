@@ -23,7 +23,14 @@ const node = { ...common, platform: "node", format: "cjs", target: "node20", ext
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: { extension: "src/vscode/extension.ts" }, outdir: "dist" },
-  { ...common, platform: "browser", format: "iife", target: "es2022", entryPoints: { webview: "webview-ui/main.ts" }, outdir: "dist" },
+  {
+    ...common,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    entryPoints: { webview: "webview-ui/main.ts" },
+    outdir: "dist",
+  },
 ];
 if (existsSync(join(root, "src/execute/main.ts"))) {
   builds.push({ ...node, entryPoints: { "execute-server": "src/execute/main.ts" }, outdir: "dist" });

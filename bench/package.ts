@@ -9,7 +9,11 @@ const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 const packed = spawnSync(process.execPath, ["scripts/package.mjs"], { cwd: root, stdio: "ignore" });
 if (packed.status !== 0) throw new Error("npm run package failed");
 const kb = (file: string) => Math.round(statSync(join(root, file)).size / 1024);
-const sizes = { vsix: kb(`tandem-${version}.vsix`), extension: kb("dist/extension.js"), webview: kb("dist/webview.js") };
+const sizes = {
+  vsix: kb(`tandem-${version}.vsix`),
+  extension: kb("dist/extension.js"),
+  webview: kb("dist/webview.js"),
+};
 const run = spawnSync(process.execPath, ["test/integration/run.mjs"], {
   cwd: root,
   stdio: "ignore",

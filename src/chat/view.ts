@@ -272,17 +272,20 @@ export class PanelView {
     }
     const before = change.before as Item | null;
     if (MARKDOWN.has(row.kind)) {
+      // Only the row's other fields travel as a row (its words go as blocks); the panel must know the
+      // item before its first patch, so a new row goes first, and a finished one after its last patch.
+      const changedBesideText =
+        !before || before.done !== row.done || before.state !== row.state || before.name !== row.name;
+      const slimmed = slim(row);
+      if (changedBesideText && !row.done)
+        this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
       const stream = this.streamOf(row.id);
-      const patch = stream.update(row.text);
-      this.patchOf(row.id).push(patch);
+      this.patchOf(row.id).push(stream.update(row.text));
       if (row.done) {
         this.patchOf(row.id).push(stream.end());
         this.sending.get(row.id)?.flush();
+        if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
       }
-      // Only the row's other fields travel as a row: its words went as blocks.
-      const changedBesideText =
-        !before || before.done !== row.done || before.state !== row.state || before.name !== row.name;
-      if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slim(row)], delete: [] });
       return;
     }
     this.host.send({ type: "rows", table: "items", put: [row], delete: [] });

@@ -10,6 +10,7 @@ import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
+import { keyName } from "./settings";
 import { Status } from "./status";
 
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
@@ -57,6 +58,11 @@ export function activate(context: vscode.ExtensionContext) {
     panelResolved: () => panel.view !== undefined,
     /** The conversations of this workspace, for tests and other extensions. */
     conversations,
+    /** Keeps an endpoint's API key in SecretStorage (as "Tandem: Set API Key" does). */
+    setApiKey: async (endpoint: string, key: string) => {
+      await context.secrets.store(keyName(endpoint), key);
+      models.refresh();
+    },
     /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */
     execute: (body: unknown, signal?: AbortSignal) => execute.execute(body, signal),
   };

@@ -28,6 +28,53 @@ import {
 } from "../../scripts/vscode.mjs";
 
 const results = join(root, ".artifacts/vscode-results.json");
+const PERSON = "@@person ";
+
+/** The frame of Tandem's panel (VS Code nests a webview two frames deep). */
+async function panelFrame(page) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (
+        await frame
+          .locator("#app textarea")
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error("the Tandem panel is not on screen");
+}
+
+/** What the person does, as a test asks: type into the panel, read it, click a notification's button. */
+async function act(page, request) {
+  if (request.action === "panelSend") {
+    const frame = await panelFrame(page);
+    const box = frame.locator("#app textarea").first();
+    await box.fill(request.text);
+    await box.press("Enter");
+    return true;
+  }
+  if (request.action === "panelText") {
+    const frame = await panelFrame(page);
+    return frame.locator("#app").innerText();
+  }
+  if (request.action === "notificationButton") {
+    // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
+    const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();
+    await item.waitFor({ timeout: 20_000 });
+    const message = await item.locator(".notification-list-item-message").innerText();
+    await item.locator(".monaco-button", { hasText: request.label }).first().click();
+    return message;
+  }
+  if (request.action === "screenshot") {
+    await page.screenshot({ path: join(root, ".artifacts", request.name) });
+    return true;
+  }
+  throw new Error(`unknown action ${request.action}`);
+}
 mkdirSync(join(root, ".artifacts"), { recursive: true });
 rmSync(results, { force: true });
 
@@ -89,9 +136,12 @@ async function main() {
   cleanups.push(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const resultFile = join(run, "result.json");
+  const harnessDir = join(run, "harness");
+  mkdirSync(harnessDir);
   const env = {
     TANDEM_TEST_RESULT: resultFile,
     TANDEM_WORKSPACE: workspace,
+    TANDEM_PERSON_DIR: harnessDir,
     TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
     ...JSON.parse(process.env.TANDEM_TEST_ENV || "{}"),
   };
@@ -106,6 +156,19 @@ async function main() {
   });
   await page.exposeFunction("codeAutomationLog", (type, args) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
+    // A test asks the harness to act as the person in the workbench (see suite/person.ts).
+    if (line.startsWith(PERSON)) {
+      const request = JSON.parse(line.slice(PERSON.length));
+      act(page, request).then(
+        (value) => writeFileSync(join(harnessDir, `${request.id}.json`), JSON.stringify({ value })),
+        (e) =>
+          writeFileSync(
+            join(harnessDir, `${request.id}.json`),
+            JSON.stringify({ error: String(e?.message ?? e) }),
+          ),
+      );
+      return;
+    }
     // The workbench's own chatter (sign-in probes of built-in agents) is noise here.
     if (line.trim() && (process.env.TANDEM_VERBOSE || !/^\[(AgentHost|RemoteAgentHostProtocol)\]/.test(line)))
       console.log(line);

@@ -16,7 +16,8 @@ function files(dir: string): string[] {
 function imports(path: string): string[] {
   const text = readFileSync(path, "utf8");
   const found: string[] = [];
-  const pattern = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+  const pattern =
+    /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
   for (const m of text.matchAll(pattern)) found.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
   return found;
 }

@@ -17,6 +17,7 @@ export async function run(): Promise<void> {
   // Test files are bundled here and load after mocha's globals exist.
   await import("./activation.test");
   await import("./participant.test");
+  await import("./panel.test");
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
     const runner = mocha.run(() =>

@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+import { until } from "./participant.test";
+import { clickNotification, panelSend, panelText, screenshot } from "./person";
+
+interface Api {
+  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  setApiKey(endpoint: string, key: string): Promise<void>;
+}
+
+const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;
+const workspace = () => process.env.TANDEM_WORKSPACE!;
+const KEY = "sk-tandem-test-0123456789-secret";
+
+/** Every file under `dir`, with its text. */
+function filesUnder(dir: string): Array<[string, string]> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return [];
+    if (info.isDirectory()) return filesUnder(path);
+    // Sockets and pipes of the running server are not files to read.
+    return info.isFile() && info.size < 64 * 1024 * 1024
+      ? [[path, readFileSync(path, "latin1")] as [string, string]]
+      : [];
+  });
+}
+
+/** The user message the fixture received last, as text. */
+function lastUser(server: FixtureServer): string {
+  const messages = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+  return JSON.stringify(messages.filter((m) => m.role === "user").pop()?.content);
+}
+
+describe("the side panel in VS Code", () => {
+  let server: FixtureServer;
+
+  before(async () => {
+    server = await openaiServer();
+    server.models = [{ id: "fixture-model", object: "model", context_length: 32768 }];
+    const config = vscode.workspace.getConfiguration("tandem");
+    await config.update(
+      "endpoints",
+      [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
+      vscode.ConfigurationTarget.Global,
+    );
+    await config.update("defaultModel", "fixture-model", vscode.ConfigurationTarget.Global);
+    await api().setApiKey("fixture", KEY);
+    await vscode.commands.executeCommand("tandem.chatView.focus");
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it("sends the person's message and shows the streamed answer", async () => {
+    server.script(
+      answer("**Hi** from the panel test, in several pieces.", { size: 3 }),
+      answer("Panel greeting"),
+    );
+    await panelSend("Hello panel");
+    const shown = await until(
+      async () => {
+        const text = await panelText();
+        return text.includes("Hi from the panel test, in several pieces.") ? text : undefined;
+      },
+      30_000,
+      "the answer in the panel",
+    );
+    assert.match(shown, /Hello panel/);
+    const { store } = await api().conversations();
+    const chat = store.conversations()[0];
+    const items = store.items(chat.id);
+    assert.equal(items[0].kind, "user");
+    assert.equal(items[0].text, "Hello panel");
+    assert.ok(items.some((i) => i.kind === "text" && i.text.includes("Hi") && i.done));
+    await screenshot("vscode-panel.png");
+  });
+
+  it("asks the person about a tool call in a notification, and writes the decision on the call", async () => {
+    server.script(
+      calling([
+        [
+          "call_1",
+          "create_file",
+          JSON.stringify({ path: "notes/hello.txt", content: "hello from tandem\n" }),
+        ],
+      ]),
+      answer("Created the note."),
+    );
+    await panelSend("Create a note");
+    const { store } = await api().conversations();
+    await until(
+      () => store.rows("items").find((i) => i.kind === "call" && i.state === "approval"),
+      30_000,
+      "the question",
+    );
+    // The person opens the notifications (VS Code under test keeps them out of view) and allows the call.
+    await vscode.commands.executeCommand("notifications.showList");
+    const message = await clickNotification("create_file", "Allow");
+    assert.match(message, /create_file/);
+    assert.match(message, /notes\/hello\.txt/);
+    const call = await until(
+      () =>
+        store.rows("items").find((i) => i.kind === "call" && i.name === "create_file" && i.state === "done"),
+      30_000,
+      "the call to finish",
+    );
+    assert.equal(call.state, "done");
+    assert.equal(readFileSync(join(workspace(), "notes/hello.txt"), "utf8"), "hello from tandem\n");
+  });
+
+  it("gives the model a file attached from the workspace", async () => {
+    server.script(answer("It adds two numbers."));
+    await vscode.commands.executeCommand("tandem.attachFiles", vscode.Uri.file(join(workspace(), "math.ts")));
+    await panelSend("What does this file do?");
+    await until(
+      () =>
+        server.requests.length && lastUser(server).includes("What does this file do?") ? true : undefined,
+      30_000,
+      "the request",
+    );
+    assert.match(lastUser(server), /export function add/);
+  });
+
+  it("sends the API key to the endpoint and keeps it out of storage, settings and the panel", async () => {
+    const auth = server.requests.at(-1)!.headers.authorization;
+    assert.equal(auth, `Bearer ${KEY}`);
+    const { store } = await api().conversations();
+    await store.flush();
+    // The run's folder holds VS Code's user data, server data, logs, extensions and the workspace.
+    const leaks = filesUnder(join(workspace(), ".."))
+      .filter(([, text]) => text.includes(KEY))
+      .map(([path]) => path);
+    assert.deepEqual(leaks, []);
+    assert.ok(!(await panelText()).includes(KEY));
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The person at the keyboard, for tests that run in the extension host: each request goes to the harness
+ * (through the console, which the workbench forwards), which acts in the real workbench with Playwright and
+ * writes the outcome to a file this side reads.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+let next = 0;
+
+async function person<T>(action: string, args: Record<string, unknown> = {}, ms = 30_000): Promise<T> {
+  const dir = process.env.TANDEM_PERSON_DIR;
+  if (!dir) throw new Error("TANDEM_PERSON_DIR is not set: run the tests through test/integration/run.mjs");
+  const id = `${process.pid}-${++next}`;
+  console.log(`@@person ${JSON.stringify({ id, action, ...args })}`);
+  const file = join(dir, `${id}.json`);
+  const deadline = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`the harness did not do "${action}" within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { value, error } = JSON.parse(readFileSync(file, "utf8")) as { value?: T; error?: string };
+  if (error) throw new Error(`the harness could not do "${action}": ${error}`);
+  return value as T;
+}
+
+/** Types `text` into the panel's composer and presses Enter. */
+export const panelSend = (text: string) => person<boolean>("panelSend", { text });
+/** The text the panel shows. */
+export const panelText = () => person<string>("panelText");
+/** Clicks the button `label` of the notification that says `text`; gives the notification's message. */
+export const clickNotification = (text: string, label: string) =>
+  person<string>("notificationButton", { text, label });
+/** Saves a screenshot of the workbench under .artifacts/. */
+export const screenshot = (name: string) => person<boolean>("screenshot", { name });
