@@ -18,6 +18,8 @@ export interface Streaming {
   firstMs?: number;
   /** Longest silence between chunks, in ms (default 60 000). */
   idleMs?: number;
+  /** Describe tools in the instructions and read calls from the text from the first turn (a probe found no native calls). */
+  textTools?: boolean;
 }
 
 /** Where an endpoint is and which of its models to use; unset fields come from AI_URL, AI_API_KEY, AI_MODEL. */
@@ -64,7 +66,7 @@ export function served(
   const firstMs = streaming.firstMs ?? 300_000;
   const idleMs = streaming.idleMs ?? 60_000;
   // Set once the endpoint refuses `tools`: from then on tools are described and calls read from text.
-  let textTools = false;
+  let textTools = streaming.textTools ?? false;
   return {
     name,
     async turn(request: Request, each): Promise<Turn> {

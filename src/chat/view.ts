@@ -57,6 +57,7 @@ type PanelRow<T extends Table> = T extends "plugins"
 
 export class PanelView {
   private chat = "";
+  private fresh = true;
   private readonly streams = new Map<string, MarkdownStream>();
   private readonly sending = new Map<string, Coalescer>();
   private readonly unfollow: Array<() => void> = [];
@@ -201,6 +202,7 @@ export class PanelView {
 
   /** Shows the conversation `chat` ("" a new one) and follows its items. */
   openChat(chat: string): void {
+    this.fresh = false;
     this.items?.();
     this.dropStreams();
     this.chat = chat;
@@ -227,6 +229,9 @@ export class PanelView {
   async snapshot(): Promise<void> {
     const [choices, model] = await Promise.all([this.host.choices(), this.host.defaultModel()]);
     if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
+    // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
+    if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";
+    this.fresh = false;
     this.openChat(this.chat);
     const running = this.store
       .conversations()

@@ -80,11 +80,12 @@ export async function openConversations(
     running: (chat: string, running: boolean) => void;
   },
 ): Promise<Opened> {
-  const [{ Store }, { serve }, workspace, skills] = await Promise.all([
+  const [{ Store }, { serve }, workspace, skills, { AgentPlugins }] = await Promise.all([
     import("../chat/store"),
     import("../chat/runner"),
     import("../chat/workspace/index"),
     import("../chat/skills"),
+    import("../chat/plugin-set"),
   ]);
   const folder = (context.storageUri ?? context.globalStorageUri).fsPath;
   const later: { runner?: Runner } = {};
@@ -95,9 +96,23 @@ export async function openConversations(
     onWritable: () => later.runner?.start(),
   });
   const active = new Set<string>();
+  const plugins = new AgentPlugins(store, context.secrets, {
+    trusted: () => vscode.workspace.isTrusted,
+    allowPrivate: () => settings().allowPrivate,
+    cwd: workspaceRoot,
+    approveStart: async (line) => {
+      const allow = vscode.l10n.t("Allow");
+      const said = await vscode.window.showWarningMessage(
+        vscode.l10n.t("Allow Tandem to start {0}?", line),
+        { modal: true, detail: vscode.l10n.t("A plugin runs this program on this computer.") },
+        allow,
+      );
+      return said === allow;
+    },
+  });
   const host: Host = {
     model: (id) => parts.models.resolve(id),
-    tools: () => agentTools(parts.editor),
+    tools: async (assistant) => [...(await agentTools(parts.editor)), ...(await plugins.tools(assistant))],
     approve: async (call: Item, signal: AbortSignal) => {
       const rule = settings().approval[call.name];
       if (rule === "allow" && !workspace.ALWAYS_ASK.has(call.name)) return true;
@@ -142,7 +157,10 @@ export async function openConversations(
   later.runner = started;
   context.subscriptions.push({
     dispose: () => {
-      void started.close().then(() => store.close());
+      void started
+        .close()
+        .then(() => plugins.close())
+        .then(() => store.close());
     },
   });
   return { store, runner: started };

@@ -2,6 +2,7 @@ import { loaded } from "./clock";
 import * as vscode from "vscode";
 import { askByNotification } from "./approval";
 import { registerChatCommands } from "./chat-commands";
+import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerExecute } from "./execute";
 import { agentTools, openConversations, type Opened } from "./conversations";
@@ -41,13 +42,27 @@ export function activate(context: vscode.ExtensionContext) {
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);
+  registerCheck(context, models);
   registerCommands(context, { models, ask: chat.ask, onModelChosen: (_id, name) => status.setModel(name) });
   // Conversations go on after a restart: the runner starts soon after activation, not during it.
   setTimeout(
     () => void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`)),
     0,
   );
-  void models.defaultId().then((id) => status.setModel(id));
+  const showModel = () =>
+    void models.defaultId().then(
+      (id) => status.setModel(id),
+      () => status.setModel(""),
+    );
+  showModel();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("tandem")) {
+        models.refresh();
+        showModel();
+      }
+    }),
+  );
 
   const activationMs = performance.now() - loaded;
   return {

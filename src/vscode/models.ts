@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { Model } from "../agent/types";
 import type { Choice } from "../chat/rows";
 import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";
+import { learnedModels } from "./check";
 import { lmModel } from "./lm-model";
 import { apiKey, endpointSettings, settings, type EndpointSetting } from "./settings";
 

@@ -135,25 +135,18 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   cleanups.push(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const resultFile = join(run, "result.json");
   const harnessDir = join(run, "harness");
   mkdirSync(harnessDir);
   const env = {
-    TANDEM_TEST_RESULT: resultFile,
     TANDEM_WORKSPACE: workspace,
     TANDEM_PERSON_DIR: harnessDir,
     TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
     ...JSON.parse(process.env.TANDEM_TEST_ENV || "{}"),
   };
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [
-    ["extensionDevelopmentPath", remote(extensionPath)],
-    ["extensionTestsPath", remote(join(root, "out/integration/index.js"))],
-    ["extensionEnvironment", JSON.stringify(env)],
-  ];
-  const exited = new Promise((resolve) => {
-    page.exposeFunction("codeAutomationExit", (code) => resolve(code)).catch(() => {});
-  });
+  // Each phase's tests end by calling codeAutomationExit; the next phase waits for a fresh call.
+  let exited;
+  await page.exposeFunction("codeAutomationExit", (code) => exited?.(code));
   await page.exposeFunction("codeAutomationLog", (type, args) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
     // A test asks the harness to act as the person in the workbench (see suite/person.ts).
@@ -173,16 +166,44 @@ async function main() {
     if (line.trim() && (process.env.TANDEM_VERBOSE || !/^\[(AgentHost|RemoteAgentHostProtocol)\]/.test(line)))
       console.log(line);
   });
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  await page.goto(url);
   const limit = Number(process.env.TANDEM_VSCODE_TIMEOUT_MS || 10 * 60_000);
-  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), limit))]);
-  await page.screenshot({ path: join(root, ".artifacts/vscode.png") }).catch(() => {});
-  if (code === "timeout") return finish(0, 1, `the tests did not finish within ${limit / 1000} s`);
-  if (!existsSync(resultFile)) return finish(0, 1, `the tests exited with ${code} and wrote no result file`);
-  const { passed, failed, failures, metrics } = JSON.parse(readFileSync(resultFile, "utf8"));
-  for (const f of failures ?? []) console.error(`  failed: ${f}`);
-  finish(passed, failed + (code !== 0 && failed === 0 ? 1 : 0), undefined, metrics);
+
+  /** Opens the workbench with the tests of `phase`; resolves with its counts. */
+  async function phase(name) {
+    const file = join(run, `result-${name}.json`);
+    const payload = [
+      ["extensionDevelopmentPath", remote(extensionPath)],
+      ["extensionTestsPath", remote(join(root, "out/integration/index.js"))],
+      ["extensionEnvironment", JSON.stringify({ ...env, TANDEM_TEST_RESULT: file, TANDEM_TEST_PHASE: name })],
+    ];
+    const done = new Promise((resolve) => (exited = resolve));
+    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    await page.goto(url);
+    const code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), limit))]);
+    await page.screenshot({ path: join(root, `.artifacts/vscode-${name}.png`) }).catch(() => {});
+    if (code === "timeout")
+      return { passed: 0, failed: 1, note: `${name}: the tests did not finish within ${limit / 1000} s` };
+    if (!existsSync(file))
+      return {
+        passed: 0,
+        failed: 1,
+        note: `${name}: the tests exited with ${code} and wrote no result file`,
+      };
+    const result = JSON.parse(readFileSync(file, "utf8"));
+    for (const f of result.failures ?? []) console.error(`  failed: ${f}`);
+    if (code !== 0 && result.failed === 0) result.failed = 1;
+    return result;
+  }
+
+  // The first phase works as a person would; the second opens the window again (a reload) and checks
+  // what survived it. A run that greps for some tests has one phase.
+  const first = await phase("first");
+  const second = process.env.TANDEM_TEST_GREP ? { passed: 0, failed: 0 } : await phase("reload");
+  const note = [first.note, second.note].filter(Boolean).join("; ") || undefined;
+  finish(first.passed + second.passed, first.failed + second.failed, note, {
+    ...first.metrics,
+    ...second.metrics,
+  });
 }
 
 main()

@@ -15,9 +15,14 @@ export async function run(): Promise<void> {
   });
   mocha.suite.emit("pre-require", globalThis, "integration", mocha);
   // Test files are bundled here and load after mocha's globals exist.
-  await import("./activation.test");
-  await import("./participant.test");
-  await import("./panel.test");
+  if (process.env.TANDEM_TEST_PHASE === "reload") {
+    await import("./reload.test");
+  } else {
+    await import("./activation.test");
+    await import("./participant.test");
+    await import("./panel.test");
+    await import("./cut.test");
+  }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
     const runner = mocha.run(() =>

@@ -1,0 +1,72 @@
+import * as vscode from "vscode";
+import type { Learned } from "../agent/probe-report";
+import type { Models } from "./models";
+import { apiKey, endpointSettings } from "./settings";
+
+/** What Check Endpoint learned of each model (by endpoint and model), used for its later turns. */
+export const learnedModels = new Map<string, Learned>();
+
+/** "Tandem: Check Endpoint": probes one endpoint's model and shows what it supports in a Markdown preview. */
+export function registerCheck(context: vscode.ExtensionContext, models: Models) {
+  context.subscriptions.push(
+    vscode.commands.registerCommand("tandem.checkEndpoint", async () => {
+      const endpoints = endpointSettings();
+      if (!endpoints.length) {
+        vscode.window.showInformationMessage(
+          vscode.l10n.t("Add an endpoint under Settings › Tandem › Endpoints first."),
+        );
+        return undefined;
+      }
+      const endpoint =
+        endpoints.length === 1
+          ? endpoints[0]
+          : (
+              await vscode.window.showQuickPick(
+                endpoints.map((e) => ({ label: e.name, description: e.baseURL, e })),
+                {
+                  title: vscode.l10n.t("Check which endpoint?"),
+                },
+              )
+            )?.e;
+      if (!endpoint) return undefined;
+      const listed = Array.isArray(endpoint.models) ? endpoint.models : [];
+      const model =
+        listed.length === 1
+          ? listed[0]
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t("Which model of {0}?", endpoint.name),
+              value: listed[0] ?? "",
+              ignoreFocusOut: true,
+            });
+      if (!model) return undefined;
+      const { probe, markdown, learned } = await import("../agent/probe");
+      const report = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t("Checking {0}…", endpoint.name),
+          cancellable: true,
+        },
+        (_progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          return apiKey(context.secrets, endpoint.name).then((key) =>
+            probe(
+              { baseURL: endpoint.baseURL, apiKey: key || "none", model, headers: endpoint.headers },
+              { signal: abort.signal },
+            ),
+          );
+        },
+      );
+      learnedModels.set(`${endpoint.name}/${model}`, learned(report));
+      models.refresh();
+      const document = await vscode.workspace.openTextDocument({
+        content: markdown(report),
+        language: "markdown",
+      });
+      await vscode.commands
+        .executeCommand("markdown.showPreview", document.uri)
+        .then(undefined, () => vscode.window.showTextDocument(document));
+      return report;
+    }),
+  );
+}

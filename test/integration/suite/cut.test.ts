@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { openaiServer, stall, text, type FixtureServer } from "../../fixtures/openai-server";
+import { until } from "./participant.test";
+import { panelSend } from "./person";
+
+/** The last test of the first phase: an answer still streaming when the window reloads (see reload.test.ts). */
+describe("an answer cut off by a reload", () => {
+  let server: FixtureServer;
+
+  before(async () => {
+    server = await openaiServer();
+    server.models = [{ id: "fixture-model", object: "model" }];
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update(
+        "endpoints",
+        [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
+        vscode.ConfigurationTarget.Global,
+      );
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update("defaultModel", "fixture-model", vscode.ConfigurationTarget.Global);
+  });
+
+  it("is streaming when the window goes away", async () => {
+    server.script({ events: [...text("The first half of an answer"), stall()] });
+    await panelSend("Start a long answer");
+    const api = vscode.extensions.getExtension<{
+      conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+    }>("tandem-dev.tandem")!.exports;
+    const { store } = await api.conversations();
+    const item = await until(
+      () => store.rows("items").find((i) => i.kind === "text" && i.text.includes("first half") && !i.done),
+      30_000,
+      "the answer to start",
+    );
+    assert.equal(item.done, false);
+    // What is on screen is on disk before the window goes.
+    await store.flush();
+  });
+});
