@@ -36,7 +36,8 @@ if (existsSync(join(root, "src/execute/main.ts"))) {
   builds.push({ ...node, entryPoints: { "execute-server": "src/execute/main.ts" }, outdir: "dist" });
 }
 if (existsSync(join(root, "src/agent/pdf-bundle.ts"))) {
-  // PDF parsing is heavy (~1.5 MB): its own file, loaded only when a PDF is attached.
+  // PDF parsing is heavy (~1.5 MB, pdfjs's worker included): its own file, loaded only when a PDF is
+  // attached; src/agent/pdf.ts requires it at run time, so extension.js never holds pdf-parse.
   builds.push({ ...node, entryPoints: { pdf: "src/agent/pdf-bundle.ts" }, outdir: "dist" });
 }
 if (!production) {
@@ -54,8 +55,6 @@ function copyAssets() {
   const codicons = join(root, "node_modules/@vscode/codicons/dist");
   copyFileSync(join(codicons, "codicon.css"), join(root, "dist/codicon.css"));
   copyFileSync(join(codicons, "codicon.ttf"), join(root, "dist/codicon.ttf"));
-  const worker = join(root, "node_modules/pdf-parse/dist/pdf-parse/cjs/pdf.worker.mjs");
-  if (existsSync(worker)) copyFileSync(worker, join(root, "dist/pdf.worker.mjs"));
 }
 
 copyAssets();

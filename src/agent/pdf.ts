@@ -1,8 +1,12 @@
 /**
  * PDF text through pdf-parse 2, loaded only when a PDF is attached so activation stays cheap.
- * This is the one place that loads pdf-parse: a bundle that needs its globals (DOMMatrix,
- * ImageData, Path2D) or its worker module handed over in-process adjusts `load` alone.
+ * This is the one place that loads pdf-parse. In the packaged extension it is its own bundle,
+ * `pdf.js`, beside the running one (built from `pdf-bundle.ts`, ~1.5 MB, with pdfjs's worker inside);
+ * run from source (tests, tsx) it is the package from node_modules.
  */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 
 interface Parsed {
   text: string;
@@ -17,13 +21,26 @@ type ParserClass = new (options: { data: Uint8Array; verbosity?: number }) => Pa
 
 let loading: Promise<ParserClass> | undefined;
 
+/** Where the parser comes from: the PDF bundle beside this code when there is one, else the package. */
+export function pdfSource(dir: string = __dirname): string {
+  const bundled = join(dir, "pdf.js");
+  return existsSync(bundled) ? bundled : "pdf-parse";
+}
+
 function load(): Promise<ParserClass> {
-  loading ??= Promise.resolve().then(() => {
-    // require, not import(): the extension is CommonJS, and this picks pdf-parse's CommonJS build.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const module = require("pdf-parse") as typeof import("pdf-parse");
-    return module.PDFParse as unknown as ParserClass;
-  });
+  loading ??= Promise.resolve()
+    .then(() => {
+      // A require made at run time: the bundler must neither follow it (pdf-parse would land in the
+      // extension's own bundle) nor rewrite it. require, not import(): this picks CommonJS builds.
+      const runtime = createRequire(__filename);
+      const module = runtime(pdfSource()) as { PDFParse: ParserClass };
+      return module.PDFParse;
+    })
+    .catch((error: unknown) => {
+      loading = undefined;
+      const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      throw new Error(`the PDF reader could not be loaded (${why})`);
+    });
   return loading;
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { openaiServer, stall, text, type FixtureServer } from "../../fixtures/openai-server";
-import { until } from "./participant.test";
+import { until } from "./wait";
 import { panelSend } from "./person";
 
 /** The last test of the first phase: an answer still streaming when the window reloads (see reload.test.ts). */

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
-import { until } from "./participant.test";
+import { until } from "./wait";
 import { clickNotification, panelSend, panelText, screenshot } from "./person";
 
 interface Api {

@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { answer, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
-
-/** Waits until `check` gives a value, or fails after `ms`. */
-export async function until<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  ms = 20_000,
-  what = "the condition",
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { until } from "./wait";
 
 describe("@tandem in the Chat view", () => {
   let server: FixtureServer;

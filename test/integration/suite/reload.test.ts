@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { Store } from "../../../src/chat/store";
-import { until } from "./participant.test";
+import { until } from "./wait";
 import { panelText } from "./person";
 
 const api = () =>
