@@ -36,8 +36,11 @@ export function ensureCodeServer(log = console.log) {
   if (!existsSync(installed)) {
     log(`installing code-server ${CODE_SERVER} into .vscode-test/ (about 3 minutes, once) …`);
     // Its native modules are compiled against Node 24's headers, not the system Node's.
+    // Under `npm test` the environment carries the outer npm's settings (npm_config_user_agent names Node 20,
+    // which code-server's postinstall checks): the inner install gets none of them.
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
     const env = {
-      ...process.env,
+      ...clean,
       PATH: `${join(nodeDir, "bin")}:${process.env.PATH}`,
       npm_config_nodedir: nodeDir,
     };
