@@ -73,6 +73,8 @@ export function activate(context: vscode.ExtensionContext) {
     panelResolved: () => panel.view !== undefined,
     /** The conversations of this workspace, for tests and other extensions. */
     conversations,
+    /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
+    tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
     /** Keeps an endpoint's API key in SecretStorage (as "Tandem: Set API Key" does). */
     setApiKey: async (endpoint: string, key: string) => {
       await context.secrets.store(keyName(endpoint), key);

@@ -98,7 +98,7 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 function finish(passed, failed, note, metrics = {}) {
   if (note) console.error(note);
   writeFileSync(results, JSON.stringify({ passed, failed, metrics }));
-  console.log(`vscode: ${passed} passed, ${failed} failed`);
+  console.log(`integration tests in VS Code — ${passed} passed, ${failed} failed`);
 }
 
 async function main() {
@@ -143,7 +143,6 @@ async function main() {
     TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
     ...JSON.parse(process.env.TANDEM_TEST_ENV || "{}"),
   };
-  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   // Each phase's tests end by calling codeAutomationExit; the next phase waits for a fresh call.
   let exited;
   await page.exposeFunction("codeAutomationExit", (code) => exited?.(code));
@@ -163,21 +162,34 @@ async function main() {
       return;
     }
     // The workbench's own chatter (sign-in probes of built-in agents) is noise here.
-    if (line.trim() && (process.env.TANDEM_VERBOSE || !/^\[(AgentHost|RemoteAgentHostProtocol)\]/.test(line)))
+    if (
+      line.trim() &&
+      (process.env.TANDEM_VERBOSE ||
+        !/^\[(AgentHost|RemoteAgentHostProtocol|ChatModelSelection|AccountPolicyGate)[:\]]/.test(line))
+    )
       console.log(line);
   });
   const limit = Number(process.env.TANDEM_VSCODE_TIMEOUT_MS || 10 * 60_000);
 
   /** Opens the workbench with the tests of `phase`; resolves with its counts. */
-  async function phase(name) {
+  async function phase(name, at = port, folder = workspace) {
+    const remote = (p) => `vscode-remote://127.0.0.1:${at}${p}`;
     const file = join(run, `result-${name}.json`);
     const payload = [
       ["extensionDevelopmentPath", remote(extensionPath)],
       ["extensionTestsPath", remote(join(root, "out/integration/index.js"))],
-      ["extensionEnvironment", JSON.stringify({ ...env, TANDEM_TEST_RESULT: file, TANDEM_TEST_PHASE: name })],
+      [
+        "extensionEnvironment",
+        JSON.stringify({
+          ...env,
+          TANDEM_WORKSPACE: folder,
+          TANDEM_TEST_RESULT: file,
+          TANDEM_TEST_PHASE: name,
+        }),
+      ],
     ];
     const done = new Promise((resolve) => (exited = resolve));
-    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const url = `http://127.0.0.1:${at}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
     const code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), limit))]);
     await page.screenshot({ path: join(root, `.artifacts/vscode-${name}.png`) }).catch(() => {});
@@ -198,12 +210,33 @@ async function main() {
   // The first phase works as a person would; the second opens the window again (a reload) and checks
   // what survived it. A run that greps for some tests has one phase.
   const first = await phase("first");
-  const second = process.env.TANDEM_TEST_GREP ? { passed: 0, failed: 0 } : await phase("reload");
-  const note = [first.note, second.note].filter(Boolean).join("; ") || undefined;
-  finish(first.passed + second.passed, first.failed + second.failed, note, {
-    ...first.metrics,
-    ...second.metrics,
-  });
+  const phases = [first];
+  if (!process.env.TANDEM_TEST_GREP) {
+    phases.push(await phase("reload"));
+    // Last, a VS Code that asks about workspace trust, on a folder nobody trusted yet.
+    server.stop();
+    const untrusted = join(run, "untrusted-workspace");
+    cpSync(join(root, "test/integration/workspace"), untrusted, { recursive: true });
+    const port2 = await freePort();
+    const server2 = await startServer(
+      port2,
+      { ...dirs, user: join(run, "user2"), server: join(run, "server2") },
+      {
+        extra: ["--enable-smoke-test-driver"],
+        env: { TMPDIR: tmp },
+        log: (s) => process.env.TANDEM_VERBOSE && process.stderr.write(s),
+      },
+    );
+    cleanups.push(server2.stop);
+    phases.push(await phase("untrusted", port2, untrusted));
+  }
+  const sum = (key) => phases.reduce((n, p) => n + p[key], 0);
+  const note =
+    phases
+      .map((p) => p.note)
+      .filter(Boolean)
+      .join("; ") || undefined;
+  finish(sum("passed"), sum("failed"), note, Object.assign({}, ...phases.map((p) => p.metrics ?? {})));
 }
 
 main()
