@@ -105,11 +105,15 @@ export class Models {
     const found = endpointOf(wanted, endpoints);
     if (!found) return undefined;
     const e = found.endpoint as (typeof endpoints)[number];
+    // What "Check Endpoint" learned of this model: its window, and whether it calls tools only in text.
+    const known = learnedModels.get(`${e.name}/${found.model}`);
     return endpoint({
       baseURL: e.baseURL,
       apiKey: e.apiKey || "none",
       model: found.model,
       headers: e.setting.headers,
+      ...(known?.window ? { window: known.window } : {}),
+      ...(known?.textTools !== undefined ? { textTools: known.textTools } : {}),
     });
   }
 }
