@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
     await import("./activation.test");
     await import("./participant.test");
     await import("./panel.test");
+    await import("./check.test");
     await import("./cut.test");
   }
   const failures: string[] = [];
