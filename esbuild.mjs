@@ -23,6 +23,8 @@ const node = { ...common, platform: "node", format: "cjs", target: "node20", ext
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: { extension: "src/vscode/extension.ts" }, outdir: "dist" },
+  // The heavy parts, loaded on first use (src/vscode/core.ts), so activation parses only the thin layer.
+  { ...node, entryPoints: { core: "src/vscode/core-entry.ts" }, outdir: "dist" },
   {
     ...common,
     platform: "browser",

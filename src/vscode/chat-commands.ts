@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { Opened } from "./conversations";
 import { pickWorkspaceFiles, type PanelProvider } from "./panel";
+import { core } from "./core";
 
 /** The commands that act on conversations in the side panel. */
 export function registerChatCommands(
@@ -39,7 +40,7 @@ export function registerChatCommands(
       title: vscode.l10n.t("Export as"),
     });
     if (!format) return;
-    const { exportMarkdown, exportJson } = await import("../chat/export");
+    const { exportMarkdown, exportJson } = core();
     const items = store.items(chat);
     const content = format === "JSON" ? exportJson(row, items) : exportMarkdown(row, items);
     const document = await vscode.workspace.openTextDocument({

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { Learned } from "../agent/probe-report";
 import type { Models } from "./models";
 import { apiKey, endpointSettings } from "./settings";
+import { core } from "./core";
 
 /** What Check Endpoint learned of each model (by endpoint and model), used for its later turns. */
 export const learnedModels = new Map<string, Learned>();
@@ -39,7 +40,7 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
               ignoreFocusOut: true,
             });
       if (!model) return undefined;
-      const { probe, markdown, learned } = await import("../agent/probe");
+      const { probe, markdown, learned } = core();
       const report = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,

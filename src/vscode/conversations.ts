@@ -9,6 +9,7 @@ import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import type { Status } from "./status";
+import { core } from "./core";
 
 /** The conversations of this workspace: their store and the runner that answers them. */
 export interface Opened {
@@ -52,7 +53,7 @@ function editorTools(): Tool[] {
 
 /** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's. */
 export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
-  const workspace = await import("../chat/workspace/index");
+  const workspace = core();
   const root = workspaceRoot();
   const own = root
     ? workspace.workspaceTools({
@@ -80,13 +81,9 @@ export async function openConversations(
     running: (chat: string, running: boolean) => void;
   },
 ): Promise<Opened> {
-  const [{ Store }, { serve }, workspace, skills, { AgentPlugins }] = await Promise.all([
-    import("../chat/store"),
-    import("../chat/runner"),
-    import("../chat/workspace/index"),
-    import("../chat/skills"),
-    import("../chat/plugin-set"),
-  ]);
+  const { Store, serve, AgentPlugins } = core();
+  const workspace = core();
+  const skills = core();
   const folder = (context.storageUri ?? context.globalStorageUri).fsPath;
   const later: { runner?: Runner } = {};
   const store = await Store.open(folder, {

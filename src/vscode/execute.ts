@@ -4,6 +4,7 @@ import type { Model } from "../agent/types";
 import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";
 import { settings } from "./settings";
+import { core } from "./core";
 
 const KEY = "tandem.execute.key";
 
@@ -46,7 +47,7 @@ export class ExecuteApi implements vscode.Disposable {
 
   /** One agent step, as `POST /v4/agents/execute` answers it (status and JSON body). */
   async execute(body: unknown, signal?: AbortSignal): Promise<Outcome> {
-    const { execute } = await import("../execute/index");
+    const { execute } = core();
     return execute(body, await this.config(), signal);
   }
 
@@ -63,7 +64,7 @@ export class ExecuteApi implements vscode.Disposable {
   /** Starts the server (once); resolves with its URL. */
   async start(): Promise<string> {
     if (this.server) return this.server.url;
-    const { serve } = await import("../execute/index");
+    const { serveExecute: serve } = core();
     this.server = await serve({
       key: await this.key(),
       port: settings().execute.port,

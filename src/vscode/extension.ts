@@ -13,6 +13,7 @@ import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
 import { keyName } from "./settings";
 import { Status } from "./status";
+import { core } from "./core";
 
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
 export function activate(context: vscode.ExtensionContext) {
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext) {
     models,
     tools: () => agentTools(editor),
     approve: async (tool, args) => {
-      const { describeCall } = await import("../chat/workspace/describe");
+      const { describeCall } = core();
       return (await askByNotification(tool, describeCall(tool, args))) !== "decline";
     },
   });
@@ -44,17 +45,18 @@ export function activate(context: vscode.ExtensionContext) {
   const execute = registerExecute(context, models);
   registerCheck(context, models);
   registerCommands(context, { models, ask: chat.ask, onModelChosen: (_id, name) => status.setModel(name) });
-  // Conversations go on after a restart: the runner starts soon after activation, not during it.
-  setTimeout(
-    () => void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`)),
-    0,
-  );
   const showModel = () =>
     void models.defaultId().then(
       (id) => status.setModel(id),
       () => status.setModel(""),
     );
-  showModel();
+  // Conversations go on after a restart: the runner (and the model shown in the status bar) start a moment
+  // after activation, so that activation itself loads nothing heavy.
+  const later = setTimeout(() => {
+    void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`));
+    showModel();
+  }, 1500);
+  context.subscriptions.push({ dispose: () => clearTimeout(later) });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("tandem")) {

@@ -5,6 +5,7 @@ import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";
 import { learnedModels } from "./check";
 import { lmModel } from "./lm-model";
 import { apiKey, endpointSettings, settings, type EndpointSetting } from "./settings";
+import { core } from "./core";
 
 /** Tandem's own vendor in VS Code's model picker (its models are the configured endpoints'). */
 export const VENDOR = "tandem";
@@ -54,7 +55,7 @@ export class Models {
   }
 
   private async list(withEditor: boolean): Promise<Choice[]> {
-    const { catalogue, LOCAL_SERVERS } = await import("../chat/catalogue");
+    const { catalogue, LOCAL_SERVERS } = core();
     const editor = withEditor ? (await vscode.lm.selectChatModels()).filter((m) => m.vendor !== VENDOR) : [];
     const endpoints = await this.endpoints();
     const rows = await catalogue({
@@ -90,13 +91,12 @@ export class Models {
   async resolve(id: string): Promise<Model | undefined> {
     const wanted = id || (await this.defaultId());
     if (!wanted) return undefined;
-    const { placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } = await import("../chat/catalogue");
+    const { placeOf, endpointOf, LOCAL_SERVERS, localBaseURL, endpoint } = core();
     const place = placeOf(wanted);
     if (place.where === "vscode") {
       const [chat] = await vscode.lm.selectChatModels({ vendor: place.vendor, id: place.model });
       return chat && lmModel(chat);
     }
-    const { endpoint } = await import("../agent/endpoint");
     if (place.where === "local") {
       const server = LOCAL_SERVERS.find((s) => s.name === place.server);
       return server && endpoint({ baseURL: localBaseURL(server), model: place.model, apiKey: "none" });

@@ -7,6 +7,7 @@ import type { Opened } from "./conversations";
 import { workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
 import type { Models } from "./models";
+import { core } from "./core";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
 export interface PanelParts {
@@ -109,7 +110,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       this.view = undefined;
     });
     const { store, runner } = await this.parts.conversations();
-    const { PanelView } = await import("../chat/view");
+    const { PanelView } = core();
     if (this.view !== view) return;
     const panel = new PanelView(store, runner, this.host(view));
     this.panel = panel;
@@ -146,7 +147,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         else void vscode.commands.executeCommand("workbench.action.openSettings", "tandem");
       },
       pluginKey: async (id, key) => {
-        const { secretKey } = await import("../chat/rows");
+        const { secretKey } = core();
         if (key) await secrets.store(secretKey(id), key);
         else await secrets.delete(secretKey(id));
       },

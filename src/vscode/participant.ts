@@ -3,6 +3,7 @@ import type { Attachment, Message, Model, Piece, Tool } from "../agent/types";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
+import { core } from "./core";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -139,7 +140,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       });
       return { metadata: { configured: false } };
     }
-    const { agent, run } = await import("../agent/index");
+    const { agent, run } = core();
     const limits = settings();
     const a = agent(model, INSTRUCTIONS, await parts.tools());
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });

@@ -1,0 +1,16 @@
+// The heavy parts of Tandem that the editor layer uses, bundled apart as dist/core.js and loaded on first
+// use (see core.ts), so that activation parses only the thin layer. No `vscode` import here.
+export { endpoint } from "../agent/endpoint";
+export { agent } from "../agent/agent";
+export { run } from "../agent/run";
+export { probe, markdown, learned } from "../agent/probe";
+export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../chat/catalogue";
+export { Store } from "../chat/store";
+export { serve } from "../chat/runner";
+export { AgentPlugins } from "../chat/plugin-set";
+export { readSkills } from "../chat/skills";
+export { secretKey } from "../chat/rows";
+export { PanelView } from "../chat/view";
+export { exportMarkdown, exportJson } from "../chat/export";
+export { workspaceTools, describeCall, inside, ALWAYS_ASK } from "../chat/workspace/index";
+export { execute, serve as serveExecute } from "../execute/index";
