@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import type { Tool } from "../agent/types";
 import type { Lookup } from "./address";
 import { McpPlugin, type PluginLimits } from "./plugins";
+import { distinctNames } from "./plugins-result";
 import { isStdio, sourceOf, type PluginSource } from "./plugins-source";
 import { secretKey, type Assistant, type Plugin, type Secrets } from "./rows";
 import type { Store } from "./store";
@@ -109,15 +110,7 @@ export class AgentPlugins {
       }),
     );
     const believe = this.options.trustReadOnlyHints?.() ?? false;
-    const taken = new Set<string>();
-    const tools: Tool[] = [];
-    for (const tool of lists.flat()) {
-      let name = tool.name;
-      for (let n = 2; taken.has(name); n++) name = `${tool.name.slice(0, 60)}_${n}`;
-      taken.add(name);
-      tools.push({ ...tool, name, readOnly: believe && tool.readOnly });
-    }
-    return tools;
+    return distinctNames(lists.flat()).map((tool) => ({ ...tool, readOnly: believe && tool.readOnly }));
   }
 
   /** The open plugin of the Plugin row ID, if it is open. */

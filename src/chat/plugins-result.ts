@@ -5,6 +5,7 @@
 
 import { createHash } from "node:crypto";
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "../agent/types";
 
 /** The longest tool name model APIs accept. */
 export const NAME_LIMIT = 64;
@@ -37,6 +38,20 @@ export function toolNames(plugin: string, tools: string[]): string[] {
     }
     taken.add(name);
     return name;
+  });
+}
+
+/**
+ * TOOLS gathered from several plugins, each named distinctly: a name an earlier tool took gets
+ * `_2`, `_3`… A tool whose name is kept is the same object.
+ */
+export function distinctNames(tools: Tool[]): Tool[] {
+  const taken = new Set<string>();
+  return tools.map((tool) => {
+    let name = tool.name;
+    for (let n = 2; taken.has(name); n++) name = `${tool.name.slice(0, 60)}_${n}`;
+    taken.add(name);
+    return name === tool.name ? tool : { ...tool, name };
   });
 }
 

@@ -16,7 +16,7 @@ import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol
 import type { Tool } from "../agent/types";
 import { AddressError, checkPublic } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
-import { parametersOf, resultText, toolNames } from "./plugins-result";
+import { distinctNames, parametersOf, resultText, toolNames } from "./plugins-result";
 import { commandLine, isStdio, type HttpSource, type PluginSource, type StdioSource } from "./plugins-source";
 
 export * from "./plugins-source";
@@ -377,13 +377,6 @@ export interface PluginSet {
 export async function openPlugins(sources: PluginSource[], limits: PluginLimits = {}): Promise<PluginSet> {
   const plugins = sources.map((source) => new McpPlugin(source, limits));
   const lists = await Promise.all(plugins.map((plugin) => plugin.tools()));
-  const taken = new Set<string>();
-  const tools: Tool[] = [];
-  for (const tool of lists.flat()) {
-    let name = tool.name;
-    for (let n = 2; taken.has(name); n++) name = `${tool.name.slice(0, 60)}_${n}`;
-    taken.add(name);
-    tools.push(name === tool.name ? tool : { ...tool, name });
-  }
+  const tools = distinctNames(lists.flat());
   return { plugins, tools, close: async () => void (await Promise.all(plugins.map((p) => p.close()))) };
 }

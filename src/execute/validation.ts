@@ -47,6 +47,17 @@ function fail(
   return FAIL;
 }
 
+// Pydantic's problem for a model (an object or a tagged union) given something that has no fields.
+function notFields(out: Problem[], loc: Loc, input: unknown) {
+  return fail(
+    out,
+    loc,
+    input,
+    "model_attributes_type",
+    "Input should be a valid dictionary or object to extract fields from",
+  );
+}
+
 function defOf(schema: Schema): z.core.$ZodTypes["_zod"]["def"] {
   return (schema as z.core.$ZodTypes)._zod.def;
 }
@@ -147,14 +158,7 @@ function shape(schema: Schema, input: unknown, loc: Loc, out: Problem[]): Walked
       return failed ? FAIL : record;
     }
     case "object": {
-      if (!isObject(input))
-        return fail(
-          out,
-          loc,
-          input,
-          "model_attributes_type",
-          "Input should be a valid dictionary or object to extract fields from",
-        );
+      if (!isObject(input)) return notFields(out, loc, input);
       let failed = false;
       const fields: Json = {};
       for (const [key, field] of Object.entries(def.shape)) {
@@ -269,14 +273,7 @@ function tagged(
   loc: Loc,
   out: Problem[],
 ): Walked {
-  if (!isObject(input))
-    return fail(
-      out,
-      loc,
-      input,
-      "model_attributes_type",
-      "Input should be a valid dictionary or object to extract fields from",
-    );
+  if (!isObject(input)) return notFields(out, loc, input);
   const quoted = `'${discriminator}'`;
   if (!Object.hasOwn(input, discriminator))
     return fail(

@@ -1,24 +1,13 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { Panel, launch } from "./page";
+import { chromiumPanels, type Panel } from "./page";
 import { snapshot } from "./stream";
 
 describe("the panel's first page", () => {
-  let browser: Browser;
+  const panels = chromiumPanels();
   let panel: Panel;
 
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await panel?.close();
-  });
-
   it("asks for a snapshot and explains how to set up a model, with no CSP violation", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     assert.deepEqual((await panel.posted())[0], { type: "ready" });
     await panel.send(snapshot({ configured: false }));
     const empty = panel.page.getByRole("region", { name: "Set up a model" });
@@ -45,7 +34,7 @@ describe("the panel's first page", () => {
   });
 
   it("once a model is set up, the empty conversation invites a question", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot({ configured: true }));
     await panel.page.getByRole("region", { name: "New conversation" }).waitFor();
     await panel.send({ type: "configured", configured: false });

@@ -1,26 +1,15 @@
 import assert from "node:assert/strict";
 import { stat } from "node:fs/promises";
-import type { Browser } from "playwright-core";
 import type { Theme } from "./themes";
-import { Panel, launch } from "./page";
+import { chromiumPanels, type Panel } from "./page";
 import { item, recorded, snapshot } from "./stream";
 
 describe("keyboard and themes", () => {
-  let browser: Browser;
+  const panels = chromiumPanels();
   let panel: Panel;
 
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await panel?.close();
-  });
-
   it("types, sends, stops and approves with the keyboard alone", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot({ chat: "c1" }));
     const { page } = panel;
     await page.keyboard.press("Tab");
@@ -96,7 +85,7 @@ describe("keyboard and themes", () => {
   });
 
   it("moves between tabs with the arrow keys and shows each page", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot());
     const { page } = panel;
     await page.getByRole("tab", { name: "Chat" }).focus();
@@ -114,7 +103,7 @@ describe("keyboard and themes", () => {
 
   for (const theme of ["light", "dark", "high-contrast"] as Theme[]) {
     it(`renders every item kind in the ${theme} theme (screenshot)`, async () => {
-      panel = await Panel.open(browser, { theme });
+      panel = await panels.open({ theme });
       await panel.send(snapshot(), ...recorded());
       await panel.page.locator('[data-item="c1.004"] summary').click();
       const path = await panel.screenshot(`panel-${theme}`);

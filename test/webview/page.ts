@@ -212,6 +212,40 @@ export class Panel {
   }
 }
 
+/** The panels of a suite, opened in one Chromium launched for it. */
+export interface Panels {
+  /** Opens a panel (see `Panel.open`); it is closed after the test, or after the suite. */
+  open(options?: { theme?: Theme; width?: number; height?: number }): Promise<Panel>;
+}
+
+/**
+ * Launches Chromium before the calling suite and closes it after; the panels it opens are closed
+ * after each test, or when CLOSE is "suite", after the suite (for a suite that shares one panel).
+ */
+export function chromiumPanels(close: "test" | "suite" = "test"): Panels {
+  let browser: Browser | undefined;
+  const open: Panel[] = [];
+  const closeAll = async () => {
+    for (const panel of open.splice(0)) await panel.close();
+  };
+  before(async () => {
+    browser = await launch();
+  });
+  if (close === "test") afterEach(closeAll);
+  after(async () => {
+    await closeAll();
+    await browser?.close();
+  });
+  return {
+    async open(options) {
+      if (!browser) throw new Error("the browser is launched before the suite's tests");
+      const panel = await Panel.open(browser, options);
+      open.push(panel);
+      return panel;
+    },
+  };
+}
+
 /** Writes a text artifact (a log a failing test leaves behind). */
 export async function artifact(name: string, text: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });

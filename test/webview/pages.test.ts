@@ -1,21 +1,15 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
 import type { Item } from "../../src/protocol/rows";
-import { Panel, launch } from "./page";
+import { chromiumPanels, type Panel } from "./page";
 import { item, snapshot } from "./stream";
 
 describe("the conversation list, the pages and the composer", () => {
-  let browser: Browser;
+  const panels = chromiumPanels("suite");
   let panel: Panel;
 
   before(async () => {
-    browser = await launch();
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot({ chat: "c1" }));
-  });
-  after(async () => {
-    await panel?.close();
-    await browser?.close();
   });
 
   const last = async () => (await panel.posted()).at(-1);

@@ -1,21 +1,15 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { Panel, launch } from "./page";
+import { chromiumPanels, type Panel } from "./page";
 import { keyed } from "../../src/markdown";
 import { ANSWER, item, recorded, snapshot, streamed } from "./stream";
 
 describe("the transcript", () => {
-  let browser: Browser;
+  const panels = chromiumPanels("suite");
   let panel: Panel;
 
   before(async () => {
-    browser = await launch();
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot(), ...recorded());
-  });
-  after(async () => {
-    await panel?.close();
-    await browser?.close();
   });
 
   it("shows the person's message with its files as chips", async () => {

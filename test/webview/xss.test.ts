@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
 import type { HostMessage } from "../../src/protocol/messages";
-import { Panel, launch } from "./page";
+import { chromiumPanels, type Panel } from "./page";
 import { item, snapshot, streamed } from "./stream";
 
 /** The corpus of hostile payloads: the first exported list of strings in test/fixtures/xss.ts. */
@@ -15,19 +14,12 @@ async function corpus(): Promise<string[]> {
 }
 
 describe("hostile answers in the panel", () => {
-  let browser: Browser;
+  const panels = chromiumPanels();
   let panel: Panel;
   let payloads: string[];
 
   before(async () => {
     payloads = await corpus();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await panel?.close();
   });
 
   const flag = () => panel.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss);
@@ -37,7 +29,7 @@ describe("hostile answers in the panel", () => {
   });
 
   it("streams each payload as a model's answer through the host renderer: nothing runs", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot(), { type: "opened", chat: "c1", items: [], blocks: {} });
     const messages: HostMessage[] = [];
     payloads.forEach((payload, i) => messages.push(...streamed(item(`c1.${i}`, "text"), payload, 7)));
@@ -49,7 +41,7 @@ describe("hostile answers in the panel", () => {
   });
 
   it("gives each raw payload straight to the panel as a block: its own DOMPurify pass holds", async () => {
-    panel = await Panel.open(browser);
+    panel = await panels.open();
     await panel.send(snapshot(), { type: "opened", chat: "c1", items: [], blocks: {} });
     const messages: HostMessage[] = [];
     // Beyond script: what the panel's own hooks narrow (link schemes, image sources, controls).

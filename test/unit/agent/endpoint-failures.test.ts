@@ -13,25 +13,13 @@ import {
   usage,
   type FixtureServer,
 } from "../../fixtures/openai-server";
-
-const fast = { retry: { baseMs: 1 }, window: 0 };
+import { collect, fast, joined, servedModel } from "./helpers";
 
 describe("agent: endpoint failures and stops", () => {
   let server: FixtureServer;
   let model: Model;
-  beforeEach(async () => {
-    server = await openaiServer();
-    model = endpoint({ baseURL: server.baseURL, apiKey: "k", model: "m1", ...fast });
-  });
+  beforeEach(async () => ({ server, model } = await servedModel()));
   afterEach(() => server.close());
-
-  async function collect(prompt: string, a = agent(model)): Promise<{ answer: string; pieces: Piece[] }> {
-    const pieces: Piece[] = [];
-    const out = await run(a, prompt, { each: (p) => pieces.push(p) });
-    return { answer: out, pieces };
-  }
-  const joined = (pieces: Piece[], kind: "text" | "reasoning"): string =>
-    pieces.map((p) => (p.kind === kind ? p.text : "")).join("");
 
   it("retries 429 honouring Retry-After, and 5xx, before any piece was shown", async () => {
     server.script(
@@ -40,7 +28,7 @@ describe("agent: endpoint failures and stops", () => {
       answer("finally"),
     );
     const t0 = Date.now();
-    const { answer: out, pieces } = await collect("hi");
+    const { answer: out, pieces } = await collect(agent(model), "hi");
     assert.equal(out, "finally");
     assert.ok(Date.now() - t0 >= 140, "waited as Retry-After asked");
     assert.equal(server.requests.length, 3);
@@ -49,7 +37,7 @@ describe("agent: endpoint failures and stops", () => {
 
   it("retries a connection dropped before any piece, at most 3 times, then says why", async () => {
     server.script({ events: [drop()] }, answer("back"));
-    assert.equal((await collect("hi")).answer, "back");
+    assert.equal((await collect(agent(model), "hi")).answer, "back");
     server.script(
       httpError(500, "e1"),
       httpError(500, "e2"),

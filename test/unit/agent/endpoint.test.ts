@@ -1,51 +1,28 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { z } from "zod";
-import {
-  agent,
-  DECLINED,
-  endpoint,
-  run,
-  served,
-  tool,
-  windowIn,
-  type Model,
-  type Piece,
-} from "../../../src/agent";
+import { agent, DECLINED, endpoint, run, served, tool, windowIn, type Model } from "../../../src/agent";
 import {
   answer,
   calling,
   finish,
-  openaiServer,
   reasoning,
   text,
   toolCall,
   type FixtureServer,
 } from "../../fixtures/openai-server";
-
-const fast = { retry: { baseMs: 1 }, window: 0 };
+import { collect, joined, servedModel } from "./helpers";
 
 describe("agent: endpoint over the openai SDK", () => {
   let server: FixtureServer;
   let model: Model;
-  beforeEach(async () => {
-    server = await openaiServer();
-    model = endpoint({ baseURL: server.baseURL, apiKey: "k", model: "m1", ...fast });
-  });
+  beforeEach(async () => ({ server, model } = await servedModel()));
   afterEach(() => server.close());
-
-  async function collect(prompt: string, a = agent(model)): Promise<{ answer: string; pieces: Piece[] }> {
-    const pieces: Piece[] = [];
-    const out = await run(a, prompt, { each: (p) => pieces.push(p) });
-    return { answer: out, pieces };
-  }
-  const joined = (pieces: Piece[], kind: "text" | "reasoning"): string =>
-    pieces.map((p) => (p.kind === kind ? p.text : "")).join("");
 
   it("streams text with stream_options.include_usage and counts the usage", async () => {
     server.script(answer("Hello there, person.", { prompt: 42, completion: 7 }));
     const a = agent(model, "Be kind.");
-    const { answer: out, pieces } = await collect("hi", a);
+    const { answer: out, pieces } = await collect(a, "hi");
     assert.equal(out, "Hello there, person.");
     assert.ok(pieces.filter((p) => p.kind === "text").length > 1);
     const body = server.requests[0].body;
@@ -65,7 +42,7 @@ describe("agent: endpoint over the openai SDK", () => {
       server.script({
         events: [...reasoning("Let me think about it.", dialect, 3), ...text("Yes.", 2), finish()],
       });
-      const { answer: out, pieces } = await collect("q");
+      const { answer: out, pieces } = await collect(agent(model), "q");
       assert.equal(out, "Yes.");
       assert.equal(joined(pieces, "reasoning"), "Let me think about it.");
       assert.equal(joined(pieces, "text"), "Yes.");
@@ -76,7 +53,7 @@ describe("agent: endpoint over the openai SDK", () => {
     const whole = "<think>plan: a<b</think>\n\nThe answer <is> 4.";
     for (const size of [1, 2, 5]) {
       server.script({ events: [...text(whole, size), finish()] });
-      const { answer: out, pieces } = await collect("q");
+      const { answer: out, pieces } = await collect(agent(model), "q");
       assert.equal(out, "The answer <is> 4.", `size ${size}`);
       assert.equal(joined(pieces, "reasoning"), "plan: a<b");
     }
@@ -135,7 +112,7 @@ describe("agent: endpoint over the openai SDK", () => {
       ),
       answer("all noted"),
     );
-    const { answer: out, pieces } = await collect("go", agent(model, "", [note]));
+    const { answer: out, pieces } = await collect(agent(model, "", [note]), "go");
     assert.equal(out, "all noted");
     assert.deepEqual(seen.sort(), ["1:é,}{", "2:two", "3:3"]);
     const called = pieces.flatMap((p) => (p.kind === "call" ? [p.call] : []));
@@ -207,7 +184,7 @@ describe("agent: endpoint over the openai SDK", () => {
       },
       answer("It said echo hi."),
     );
-    const { answer: out, pieces } = await collect("go", agent(model, "Base.", [echo]));
+    const { answer: out, pieces } = await collect(agent(model, "Base.", [echo]), "go");
     assert.equal(out, "It said echo hi.");
     assert.equal(joined(pieces, "text"), "Sure. It said echo hi.");
     assert.ok(pieces.some((p) => p.kind === "result" && p.text === "echo hi"));
@@ -234,7 +211,7 @@ describe("agent: endpoint over the openai SDK", () => {
       { events: [...text('{"name": "echo", "arguments": {"t": "yo"}}', 6), finish()] },
       answer("YO it is"),
     );
-    const { answer: out, pieces } = await collect("go", agent(model, "", [echo]));
+    const { answer: out, pieces } = await collect(agent(model, "", [echo]), "go");
     assert.equal(out, "YO it is");
     assert.ok(pieces.some((p) => p.kind === "result" && p.text === "YO"));
   });
@@ -277,7 +254,7 @@ describe("agent: endpoint over the openai SDK", () => {
       asked.push(call.arguments);
       return false;
     };
-    const { answer: out, pieces } = await collect("delete a.txt", a);
+    const { answer: out, pieces } = await collect(a, "delete a.txt");
     assert.equal(out, "I did not delete it.");
     assert.equal(ran, false);
     assert.deepEqual(asked, ['{"path":"a.txt"}']);

@@ -188,9 +188,7 @@ describe("approval: tool calls in a run", () => {
     b.store.follow({ table: "items", where: { chat, kind: "call" } }, (c) => {
       if (c.row && states.at(-1) !== c.row.state) states.push(c.row.state);
     });
-    const user = asked("Write a", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Write a", chat));
     assert.deepEqual(states, ["running", "approval", "approved", "done"]);
     const [call] = answerOf(b.store, chat, user.id);
     assert.equal(call.file, "notes/a.md");
@@ -202,9 +200,7 @@ describe("approval: tool calls in a run", () => {
     const model = twice();
     b = await bench(hostOf({ default: model }, { tools: () => [t], approve: async () => false }));
     const chat = b.chat();
-    const user = asked("Write a", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Write a", chat));
     const [call] = answerOf(b.store, chat, user.id);
     assert.equal(call.state, "declined");
     assert.deepEqual(written, []);
@@ -231,18 +227,12 @@ describe("approval: tool calls in a run", () => {
       ),
     );
     const chat = b.chat();
-    const first = asked("Write a", chat);
-    b.store.put("items", first);
-    await answered(b.store, first.id);
-    const second = asked("Write b", chat);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("Write a", chat));
+    await b.send(asked("Write b", chat));
     assert.equal(asks, 1);
     assert.deepEqual(written, ["a", "b"]);
     const elsewhere = b.chat();
-    const third = asked("Write c", elsewhere, "other");
-    b.store.put("items", third);
-    await answered(b.store, third.id);
+    await b.send(asked("Write c", elsewhere, "other"));
     assert.equal(asks, 2, "another conversation asks again");
     assert.deepEqual(written, ["a", "b"]);
   });
@@ -301,9 +291,7 @@ describe("approval: tool calls in a run", () => {
       { tools: "read_page, remember", approve: "read_page" },
     );
     const chat = b.chat();
-    const user = asked("Read", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("Read", chat));
     assert.equal(asked_, 1);
     assert.deepEqual(
       model.requests[0].tools.map((t) => t.function.name),
@@ -331,9 +319,7 @@ describe("approval: tool calls in a run", () => {
     ]);
     b = await bench(hostOf({ default: model }, { tools: () => [broken] }));
     const chat = b.chat();
-    const user = asked("Go", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Go", chat));
     const items = answerOf(b.store, chat, user.id);
     assert.deepEqual(
       items.map((i) => [i.kind, i.state]),

@@ -1,22 +1,16 @@
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
-import type { Tool } from "../../../src/agent/types";
 import { asked, plugin } from "../../../src/chat/make";
 import { AgentPlugins } from "../../../src/chat/plugin-set";
 import { commandLine } from "../../../src/chat/plugins-source";
 import { secretKey, type Item, type Plugin, type Secrets } from "../../../src/chat/rows";
 import { Store } from "../../../src/chat/store";
+import { alive, everything, named, plainServer, signal } from "./plugin-fixture";
 import { answered, bench, hostOf, type Bench } from "./runner-fixture";
 
-const everything = path.join(
-  __dirname,
-  "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
 /** The command line that starts the everything server over stdio, as a person types it in a row. */
 const everyLine = commandLine([process.execPath, everything, "stdio"]);
 
@@ -36,15 +30,6 @@ class MemorySecrets implements Secrets {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Resolves once the process PID has ended; fails after MS. */
 async function gone(pid: number, ms = 6000): Promise<void> {
   const end = Date.now() + ms;
@@ -54,38 +39,8 @@ async function gone(pid: number, ms = 6000): Promise<void> {
   }
 }
 
-function named(tools: Tool[], name: string): Tool {
-  const found = tools.find((t) => t.name === name);
-  assert.ok(found, `the tool ${name} is offered`);
-  return found;
-}
-
 /** A plain HTTP server that records each request's headers and refuses it (401), as a server refusing a key. */
-async function refusing(): Promise<{
-  url: string;
-  requests: http.IncomingHttpHeaders[];
-  close(): Promise<void>;
-}> {
-  const requests: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.headers);
-    req.resume();
-    res.writeHead(401, { "content-type": "application/json" }).end('{"error":"bad key"}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const signal = () => new AbortController().signal;
+const refusing = () => plainServer(401, "application/json", '{"error":"bad key"}');
 
 describe("an assistant's plugins (AgentPlugins)", function () {
   this.timeout(30_000);

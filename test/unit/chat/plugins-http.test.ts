@@ -2,15 +2,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import type { Tool } from "../../../src/agent/types";
 import type { Lookup } from "../../../src/chat/address";
 import { McpPlugin } from "../../../src/chat/plugins";
-
-const everything = path.join(
-  __dirname,
-  "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-);
+import { everything, named, plainServer, signal } from "./plugin-fixture";
 
 /** A port nothing listens on now. */
 async function freePort(): Promise<number> {
@@ -48,33 +42,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 /** A plain HTTP server that is no MCP server: it records each request and answers a web page. */
-async function webPage(): Promise<{
-  url: string;
-  requests: http.IncomingHttpHeaders[];
-  close(): Promise<void>;
-}> {
-  const requests: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.headers);
-    req.resume();
-    res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Welcome</body></html>");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function named(tools: Tool[], name: string): Tool {
-  const found = tools.find((t) => t.name === name);
-  assert.ok(found, `the tool ${name} is offered`);
-  return found;
-}
-
-const signal = () => new AbortController().signal;
+const webPage = () => plainServer(200, "text/html", "<html><body>Welcome</body></html>");
 
 describe("HTTP plugins (the everything server)", function () {
   this.timeout(20_000);

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Tool } from "../../../src/agent/types";
 import { McpPlugin, openPlugins, type StdioSource } from "../../../src/chat/plugins";
+import { alive, everything, named, signal } from "./plugin-fixture";
 
 const root = path.join(__dirname, "../../..");
-const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const filesystem = path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 
 /** A stdio source that starts the everything server, recording each approval asked. */
@@ -22,23 +22,6 @@ function everythingSource(asked: string[] = [], answer = true): StdioSource {
     },
   };
 }
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function named(tools: Tool[], name: string): Tool {
-  const found = tools.find((t) => t.name === name);
-  assert.ok(found, `the tool ${name} is offered`);
-  return found;
-}
-
-const signal = () => new AbortController().signal;
 
 describe("stdio plugins (the everything server)", function () {
   this.timeout(20_000);

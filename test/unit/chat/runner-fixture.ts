@@ -17,6 +17,8 @@ export interface Bench {
   host: Host;
   /** A new conversation with the assistant `agent` (the first one by default). */
   chat(agent?: string): string;
+  /** Puts `item` (a message, a retry…) in the store and resolves, with it, once it is done. */
+  send(item: Item): Promise<Item>;
   /** Ends the runner, closes the store and removes the folder. */
   end(): Promise<void>;
 }
@@ -43,6 +45,11 @@ export async function bench(host: Host, a: Partial<Assistant> = {}, dir?: string
       const c = conversation(id);
       store.put("conversations", c);
       return c.id;
+    },
+    async send(item) {
+      store.put("items", item);
+      await answered(store, item.id);
+      return item;
     },
     async end() {
       await runner.close();

@@ -77,9 +77,7 @@ describe("chat runner: after a restart", () => {
     );
     assert.equal(answerOf(b.store, two.id, u3.id)[0].text, "Hello!");
 
-    const again = retried(one.id);
-    b.store.put("items", again);
-    await answered(b.store, again.id);
+    const again = await b.send(retried(one.id));
     assert.equal(answerOf(b.store, one.id, again.id)[0].text, "In May.");
     assert.deepEqual(
       model.requests[2].messages.map((m) => `${m.role}:${m.text}`),
@@ -91,9 +89,7 @@ describe("chat runner: after a restart", () => {
     const model = scripted([says("Once."), says("Title")]);
     b = await bench(hostOf({ default: model }), {}, dir);
     const chat = b.chat();
-    const user = asked("Hi", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("Hi", chat));
     await b.runner.idle();
     assert.equal(b.runner.start(), false);
     await b.end();

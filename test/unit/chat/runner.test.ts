@@ -55,9 +55,7 @@ describe("chat runner: answering", () => {
     const model = scripted([says(long), says("Title")]);
     b = await bench(hostOf({ default: model }));
     const chat = b.chat();
-    const user = asked("Write a lot", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Write a lot", chat));
     await b.runner.idle();
     await b.store.flush();
     const lines = (await readFile(join(b.dir, "journal.jsonl"), "utf8")).split("\n").filter(Boolean);
@@ -95,8 +93,7 @@ describe("chat runner: answering", () => {
     const b1 = asked("hello", c, "quick");
     b.store.put("items", a1);
     b.store.put("items", a2);
-    b.store.put("items", b1);
-    await answered(b.store, b1.id);
+    await b.send(b1);
     assert.equal(b.store.get("items", a1.id)?.done, false, "A1 is still running while B was answered");
     bDone.open();
     await answered(b.store, a2.id);
@@ -132,12 +129,8 @@ describe("chat runner: answering", () => {
     ]);
     b = await bench(hostOf({ default: model }, { tools: () => [lookup] }));
     const chat = b.chat();
-    const first = asked("What is hello?", chat);
-    b.store.put("items", first);
-    await answered(b.store, first.id);
-    const second = asked("What did I ask?", chat);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("What is hello?", chat));
+    await b.send(asked("What did I ask?", chat));
     const history = model.requests[3].messages;
     assert.equal(history.length, 5);
     const [u, call, result, answer, now] = history;
@@ -162,12 +155,8 @@ describe("chat runner: answering", () => {
     const other = scripted([says("Lyon.")], "other");
     b = await bench(hostOf({ default: first, other }));
     const chat = b.chat();
-    const user = asked("Capital?", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
-    const again = retried(chat, "other");
-    b.store.put("items", again);
-    await answered(b.store, again.id);
+    const user = await b.send(asked("Capital?", chat));
+    const again = await b.send(retried(chat, "other"));
     assert.deepEqual(transcript(b.store, chat), [
       "user:Capital?",
       "text:Paris, I think.",
@@ -180,9 +169,7 @@ describe("chat runner: answering", () => {
       other.requests[0].messages.map((m) => m.text),
       ["Capital?"],
     );
-    const next = asked("And then?", chat);
-    b.store.put("items", next);
-    await answered(b.store, next.id);
+    await b.send(asked("And then?", chat));
     assert.deepEqual(
       first.requests[2].messages.map((m) => `${m.role}:${m.text}`),
       ["user:Capital?", "assistant:Lyon.", "user:And then?"],
@@ -229,9 +216,7 @@ describe("chat runner: answering", () => {
     );
     assert.equal(answer[1].text, CUT_SHORT);
     assert.ok(answer.every((i) => i.done));
-    const next = asked("Something else", chat);
-    b.store.put("items", next);
-    await answered(b.store, next.id);
+    const next = await b.send(asked("Something else", chat));
     assert.equal(answerOf(b.store, chat, next.id)[0].text, "Next one.");
   });
 
@@ -243,16 +228,12 @@ describe("chat runner: answering", () => {
     ]);
     b = await bench(hostOf({ default: failing }));
     const chat = b.chat();
-    const user = asked("Hi", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("Hi", chat));
     assert.deepEqual(transcript(b.store, chat), [
       "user:Hi",
       "error:The endpoint answered 503: upstream is down",
     ]);
-    const gone = asked("Hi again", chat, "nowhere:model");
-    b.store.put("items", gone);
-    await answered(b.store, gone.id);
+    const gone = await b.send(asked("Hi again", chat, "nowhere:model"));
     const error = answerOf(b.store, chat, gone.id);
     assert.equal(error.length, 1);
     assert.equal(error[0].kind, "error");
@@ -274,17 +255,13 @@ describe("chat runner: answering", () => {
       ),
     );
     const chat = b.chat();
-    const user = asked("Hi", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("Hi", chat));
     assert.deepEqual(transcript(b.store, chat), [
       "user:Hi",
       "error:The answer failed: the workspace is gone",
     ]);
     broken = false;
-    const next = asked("Again", chat);
-    b.store.put("items", next);
-    await answered(b.store, next.id);
+    const next = await b.send(asked("Again", chat));
     assert.equal(answerOf(b.store, chat, next.id)[0].text, "Now it works.");
   });
 
@@ -298,8 +275,7 @@ describe("chat runner: answering", () => {
       "",
       JSON.stringify([{ path: `${b.dir}/missing.txt`, name: "missing.txt" }]),
     );
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(user);
     const [error] = answerOf(b.store, chat, user.id);
     assert.equal(error.kind, "error");
     assert.match(error.text, /Cannot read missing\.txt: the file does not exist/);
@@ -318,15 +294,11 @@ describe("chat runner: answering", () => {
     ]);
     b = await bench(hostOf({ default: model }));
     const chat = b.chat();
-    const user = asked("Help me plan a trip to Lyon next spring please", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("Help me plan a trip to Lyon next spring please", chat));
     assert.equal(b.store.get("conversations", chat)?.title, "Help me plan a trip to Lyon next spring please");
     titled.open();
     await until(() => b!.store.get("conversations", chat)?.title === "Planning a trip to Lyon", "the title");
-    const second = asked("More", chat);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("More", chat));
     assert.equal(b.store.get("conversations", chat)?.title, "Planning a trip to Lyon", "titled once");
     assert.equal(model.requests.length, 3);
   });
@@ -335,9 +307,7 @@ describe("chat runner: answering", () => {
     const model = scripted([says("Sure.")]);
     b = await bench(hostOf({ default: model }));
     const chat = b.chat();
-    const user = asked("What is a monad", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    await b.send(asked("What is a monad", chat));
     await b.runner.idle();
     assert.equal(model.requests.length, 2, "the title was asked");
     assert.equal(b.store.get("conversations", chat)?.title, "What is a monad");
@@ -385,12 +355,8 @@ describe("chat runner: answering", () => {
       instructions: "You answer in French.",
     });
     const chat = b.chat();
-    const first = asked("Hi", chat);
-    b.store.put("items", first);
-    await answered(b.store, first.id);
-    const second = asked("Hi again", chat, "chosen");
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("Hi", chat));
+    await b.send(asked("Hi again", chat, "chosen"));
     assert.deepEqual(transcript(b.store, chat), [
       "user:Hi",
       "text:from the assistant's model",

@@ -1,28 +1,17 @@
 import assert from "node:assert/strict";
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
 import { type Item } from "../../../src/chat/rows";
-import { Store } from "../../../src/chat/store";
+import { storeFolder } from "./store-fixture";
 
 const lines = async (folder: string) =>
   (await readFile(join(folder, "journal.jsonl"), "utf8")).split("\n").filter(Boolean);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the store's journal", () => {
-  let folder: string;
-  const open: Store[] = [];
-  const opened = async (options = {}) => {
-    const store = await Store.open(folder, options);
-    open.push(store);
-    return store;
-  };
-  beforeEach(async () => (folder = await mkdtemp(join(tmpdir(), "tandem-journal-"))));
-  afterEach(async () => {
-    for (const store of open.splice(0)) await store.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const tmp = storeFolder("tandem-journal-");
+  const { opened } = tmp;
 
   it("writes a text grown 1,000 times in a moment as a few lines, and the views see every step", async () => {
     const store = await opened();
@@ -38,13 +27,13 @@ describe("the store's journal", () => {
     const ms = performance.now() - started;
     store.put("items", { ...answer, done: true });
     await store.flush();
-    const written = (await lines(folder)).filter((l) => l.includes(answer.id)).length;
+    const written = (await lines(tmp.folder)).filter((l) => l.includes(answer.id)).length;
     assert.equal(seen, 1001);
     // One write at most every 50 ms, plus the first and the last.
     assert.ok(written <= Math.ceil(ms / 50) + 2, `${written} lines in ${ms.toFixed(0)} ms`);
     assert.ok(written < 30, `${written} lines`);
     await store.close();
-    open.length = 0;
+    tmp.forget();
     const again = await opened();
     assert.equal(again.get("items", answer.id)?.text, answer.text);
     assert.equal(again.get("items", answer.id)?.done, true);
@@ -60,7 +49,7 @@ describe("the store's journal", () => {
       store.put("items", answer);
     }
     await store.flush();
-    const mine = (await lines(folder)).filter((l) => l.includes(answer.id));
+    const mine = (await lines(tmp.folder)).filter((l) => l.includes(answer.id));
     assert.ok(mine.length >= 3 && mine.length <= 8, `${mine.length} lines`);
     const patches = mine.slice(1).map((l) => JSON.parse(l) as { a?: { text: [number, string] } });
     assert.ok(
@@ -79,7 +68,7 @@ describe("the store's journal", () => {
     await store.flush();
     await sleep(70);
     await store.close();
-    open.length = 0;
+    tmp.forget();
     const again = await opened();
     assert.equal(again.get("items", answer.id), undefined);
   });
@@ -89,10 +78,10 @@ describe("the store's journal", () => {
     const kept = asked("kept", "c1");
     await store.putDurable("items", kept);
     await store.close();
-    open.length = 0;
-    const whole = (await lines(folder))[0];
+    tmp.forget();
+    const whole = (await lines(tmp.folder))[0];
     const torn = whole.replace("kept", "torn").slice(0, 60);
-    await appendFile(join(folder, "journal.jsonl"), torn);
+    await appendFile(join(tmp.folder, "journal.jsonl"), torn);
     const problems: string[] = [];
     const again = await opened({ onProblem: (t: string) => problems.push(t) });
     assert.deepEqual(
@@ -105,30 +94,30 @@ describe("the store's journal", () => {
     const after = asked("after", "c1");
     await again.putDurable("items", after);
     await again.close();
-    open.length = 0;
+    tmp.forget();
     const third = await opened();
     assert.deepEqual(
       third.rows("items").map((i) => i.text),
       ["kept", "after"],
     );
     assert.deepEqual(third.problems, []);
-    assert.equal(await readFile(join(folder, "journal.corrupt.jsonl"), "utf8"), torn + "\n");
+    assert.equal(await readFile(join(tmp.folder, "journal.corrupt.jsonl"), "utf8"), torn + "\n");
   });
 
   it("keeps a last line that lost only its newline", async () => {
     const q = asked("whole", "c1");
-    await writeFile(join(folder, "journal.jsonl"), JSON.stringify({ t: "items", k: q.id, r: q }));
+    await writeFile(join(tmp.folder, "journal.jsonl"), JSON.stringify({ t: "items", k: q.id, r: q }));
     const store = await opened();
     assert.equal(store.get("items", q.id)?.text, "whole");
     assert.deepEqual(store.problems, []);
     await store.putDurable("items", asked("next", "c1"));
-    assert.equal((await lines(folder)).length, 2);
+    assert.equal((await lines(tmp.folder)).length, 2);
   });
 
   it("cuts off a last line of zeros (a crash before the data reached the disk)", async () => {
     const q = asked("before", "c1");
     await writeFile(
-      join(folder, "journal.jsonl"),
+      join(tmp.folder, "journal.jsonl"),
       JSON.stringify({ t: "items", k: q.id, r: q }) + "\n" + "\0".repeat(512),
     );
     const store = await opened();
@@ -138,7 +127,7 @@ describe("the store's journal", () => {
     );
     assert.equal(store.problems.length, 1);
     assert.equal(
-      (await stat(join(folder, "journal.jsonl"))).size,
+      (await stat(join(tmp.folder, "journal.jsonl"))).size,
       JSON.stringify({ t: "items", k: q.id, r: q }).length + 1,
     );
   });
@@ -149,7 +138,7 @@ describe("the store's journal", () => {
     const broken = text.split("\n");
     broken[1] = broken[1].replace('"kind":"user"', '"kind":"nonsense"');
     broken.splice(2, 0, "{not json at all");
-    await writeFile(join(folder, "journal.jsonl"), broken.join("\n"));
+    await writeFile(join(tmp.folder, "journal.jsonl"), broken.join("\n"));
     const problems: string[] = [];
     const store = await opened({ onProblem: (t: string) => problems.push(t) });
     assert.deepEqual(
@@ -160,14 +149,14 @@ describe("the store's journal", () => {
     assert.match(problems[0], /Line 2 .*skipped/);
     assert.match(problems[1], /Line 3 .*not JSON/);
     await store.close();
-    open.length = 0;
+    tmp.forget();
     const again = await opened();
     assert.deepEqual(again.problems, [], "said once: the journal was rewritten without them");
     assert.deepEqual(
       again.rows("items").map((i) => i.text),
       ["one", "three"],
     );
-    assert.match(await readFile(join(folder, "journal.corrupt.jsonl"), "utf8"), /nonsense/);
+    assert.match(await readFile(join(tmp.folder, "journal.corrupt.jsonl"), "utf8"), /nonsense/);
   });
 
   it("skips a patch that does not follow its row instead of writing wrong text", async () => {
@@ -175,7 +164,7 @@ describe("the store's journal", () => {
     const put = JSON.stringify({ t: "items", k: q.id, r: q });
     const wrong = JSON.stringify({ t: "items", k: q.id, a: { text: [99, " world"] } });
     const right = JSON.stringify({ t: "items", k: q.id, a: { text: [5, " there"] }, s: { done: true } });
-    await writeFile(join(folder, "journal.jsonl"), [put, wrong, right, ""].join("\n"));
+    await writeFile(join(tmp.folder, "journal.jsonl"), [put, wrong, right, ""].join("\n"));
     const store = await opened();
     assert.equal(store.get("items", q.id)?.text, "hello there");
     assert.equal(store.get("items", q.id)?.done, true);
@@ -186,13 +175,13 @@ describe("the store's journal", () => {
     const q = asked("known", "c1");
     const foreign = JSON.stringify({ t: "futureTable", k: "x", r: { id: "x", shiny: true } });
     await writeFile(
-      join(folder, "journal.jsonl"),
+      join(tmp.folder, "journal.jsonl"),
       [JSON.stringify({ t: "items", k: q.id, r: q }), foreign, ""].join("\n"),
     );
     const store = await opened();
     assert.deepEqual(store.problems, []);
     await store.compact();
-    assert.ok((await lines(folder)).includes(foreign));
+    assert.ok((await lines(tmp.folder)).includes(foreign));
   });
 
   it("compacts a journal grown past twice its rows, keeping every row, and loses no append meanwhile", async () => {
@@ -214,16 +203,16 @@ describe("the store's journal", () => {
     store.put("items", during);
     await compaction;
     await store.flush();
-    const size = (await stat(join(folder, "journal.jsonl"))).size;
+    const size = (await stat(join(tmp.folder, "journal.jsonl"))).size;
     assert.deepEqual(store.problems, []);
     assert.ok(size < 200 * 400, `the journal is ${size} bytes after compaction`);
-    const files = await readdir(folder);
+    const files = await readdir(tmp.folder);
     assert.deepEqual(
       files.filter((f) => f.endsWith(".tmp")),
       [],
     );
     await store.close();
-    open.length = 0;
+    tmp.forget();
     const again = await opened();
     assert.deepEqual(
       again.items(chat.id).map((i) => i.text),
@@ -241,16 +230,16 @@ describe("the store's journal", () => {
       if (i % 40 === 0) {
         await sleep(2);
         // What another reader finds at any moment is a whole journal with the row in it.
-        const found = (await lines(folder)).map((l) => JSON.parse(l) as { k: string });
+        const found = (await lines(tmp.folder)).map((l) => JSON.parse(l) as { k: string });
         assert.ok(found.some((l) => l.k === row.id));
         readings++;
       }
     }
     await store.flush();
     assert.equal(readings, 10);
-    assert.ok((await lines(folder)).length < 300, "it compacted");
+    assert.ok((await lines(tmp.folder)).length < 300, "it compacted");
     await store.close();
-    open.length = 0;
+    tmp.forget();
     const again = await opened();
     assert.equal(again.get("items", row.id)?.text.startsWith("399 "), true);
   });

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { readFile, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
-import { ReadOnlyError, Store } from "../../../src/chat/store";
+import { ReadOnlyError } from "../../../src/chat/store";
+import { storeFolder } from "./store-fixture";
 
 const WRITER = join(__dirname, "../../fixtures/crash-writer.ts");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -20,18 +21,8 @@ async function until(test: () => boolean, ms = 10_000): Promise<void> {
 
 describe("two windows on one workspace", function () {
   this.timeout(60_000);
-  let folder: string;
-  const open: Store[] = [];
-  const opened = async (options = {}) => {
-    const store = await Store.open(folder, { followMs: 20, ...options });
-    open.push(store);
-    return store;
-  };
-  beforeEach(async () => (folder = await mkdtemp(join(tmpdir(), "tandem-windows-"))));
-  afterEach(async () => {
-    for (const store of open.splice(0)) await store.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const tmp = storeFolder("tandem-windows-", { followMs: 20 });
+  const { opened } = tmp;
 
   it("makes the second opener a reader that follows the writer, through a compaction", async () => {
     const writer = await opened({ compactMinBytes: 4096, coalesceMs: 0 });
@@ -82,7 +73,7 @@ describe("two windows on one workspace", function () {
   });
 
   it("follows a writer in another process, refuses that process a second writer, and takes over when it is killed", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", WRITER, folder, "0"], {
+    const child = spawn(process.execPath, ["--import", "tsx", WRITER, tmp.folder, "0"], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     const acks: string[] = [];
@@ -109,12 +100,12 @@ describe("two windows on one workspace", function () {
       await until(() => told);
       assert.equal(reader.writable, true);
       for (const key of acks) assert.ok(reader.get("items", key), `acknowledged ${key} is there`);
-      const lock = JSON.parse(await readFile(join(folder, "journal.lock"), "utf8")) as { pid: number };
+      const lock = JSON.parse(await readFile(join(tmp.folder, "journal.lock"), "utf8")) as { pid: number };
       assert.equal(lock.pid, process.pid);
       await reader.putDurable("items", asked("the new writer's", "c9"));
 
       // A second process cannot write while this one holds the lock.
-      const second = spawnSync(process.execPath, ["--import", "tsx", WRITER, folder, "0"], {
+      const second = spawnSync(process.execPath, ["--import", "tsx", WRITER, tmp.folder, "0"], {
         input: "go\n",
         encoding: "utf8",
         timeout: 30_000,
@@ -130,24 +121,24 @@ describe("two windows on one workspace", function () {
 
   it("takes over a lock left by a dead process, or an old unreadable one, but not a young one", async () => {
     const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
-    const lock = join(folder, "journal.lock");
+    const lock = join(tmp.folder, "journal.lock");
     await writeFile(lock, JSON.stringify({ pid: dead, host: hostname(), nonce: "x" }));
     const first = await opened();
     assert.equal(first.writable, true);
     await first.close();
-    open.length = 0;
+    tmp.forget();
 
     await writeFile(lock, "");
     const young = await opened();
     assert.equal(young.writable, false, "an empty lock may be one being written");
     await young.close();
-    open.length = 0;
+    tmp.forget();
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     const taken = await opened();
     assert.equal(taken.writable, true);
     await taken.close();
-    open.length = 0;
+    tmp.forget();
 
     await writeFile(lock, JSON.stringify({ pid: dead, host: "another-machine", nonce: "y" }));
     const remote = await opened();

@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, assistant, conversation, item, plugin } from "../../../src/chat/make";
 import { RowError, type Item } from "../../../src/chat/rows";
 import { Store, type Change } from "../../../src/chat/store";
+import { storeFolder } from "./store-fixture";
 
 describe("the conversation store", () => {
-  let folder: string;
-  const open: Store[] = [];
-  const opened = async (options = {}) => {
-    const store = await Store.open(folder, options);
-    open.push(store);
-    return store;
-  };
-  beforeEach(async () => (folder = await mkdtemp(join(tmpdir(), "tandem-store-"))));
-  afterEach(async () => {
-    for (const store of open.splice(0)) await store.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const tmp = storeFolder("tandem-store-");
+  const { opened } = tmp;
 
   it("gives back every table's rows after it is closed and opened again", async () => {
     const store = await opened();
@@ -40,7 +30,7 @@ describe("the conversation store", () => {
     store.put("memories", { id: "m2", agent: "a1", text: "gone soon", created: 1 });
     store.delete("memories", "m2");
     await store.close();
-    open.length = 0;
+    tmp.forget();
 
     const again = await opened();
     assert.equal(again.writable, true);
@@ -66,7 +56,7 @@ describe("the conversation store", () => {
     assert.throws(() => store.put("assistants", { ...assistant("a", "n".repeat(81)) }), RowError);
     await store.flush();
     assert.equal(store.get("items", good.id), undefined);
-    const text = await readFile(join(folder, "journal.jsonl"), "utf8").catch(() => "");
+    const text = await readFile(join(tmp.folder, "journal.jsonl"), "utf8").catch(() => "");
     assert.equal(text, "");
   });
 
@@ -180,7 +170,7 @@ describe("the conversation store", () => {
   });
 
   it("refuses writes once closed", async () => {
-    const store = await Store.open(folder);
+    const store = await Store.open(tmp.folder);
     await store.close();
     assert.throws(() => store.put("items", asked("late", "c1")), /closed/);
   });
@@ -189,7 +179,7 @@ describe("the conversation store", () => {
     const store = await opened();
     const q = asked("durable", "c1");
     await store.putDurable("items", q);
-    const text = await readFile(join(folder, "journal.jsonl"), "utf8");
+    const text = await readFile(join(tmp.folder, "journal.jsonl"), "utf8");
     assert.ok(text.includes(q.id) && text.includes("durable"));
   });
 });

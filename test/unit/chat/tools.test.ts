@@ -9,7 +9,7 @@ import { filesOf } from "../../../src/chat/runner-history";
 import { chipsOf } from "../../../src/chat/runner-items";
 import { planText, rememberTool } from "../../../src/chat/tools";
 import { workspaceTools } from "../../../src/chat/workspace";
-import { answerOf, answered, bench, hostOf, type Bench } from "./runner-fixture";
+import { answerOf, bench, hostOf, type Bench } from "./runner-fixture";
 
 describe("chat tools", () => {
   let b: Bench | undefined;
@@ -27,18 +27,14 @@ describe("chat tools", () => {
     ]);
     b = await bench(hostOf({ default: model }, { now: () => 1_700_000_000_000 }));
     const chat = b.chat();
-    const first = asked("Remember: I use tabs in TypeScript", chat);
-    b.store.put("items", first);
-    await answered(b.store, first.id);
+    await b.send(asked("Remember: I use tabs in TypeScript", chat));
     assert.deepEqual(
       b.store.rows("memories").map((m) => [m.agent, m.text, m.created]),
       [["a1", "The person writes TypeScript with tabs.", 1_700_000_000_000]],
     );
     assert.doesNotMatch(model.requests[0].instructions, /with tabs/);
     const elsewhere = b.chat();
-    const second = asked("Indent this", elsewhere);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("Indent this", elsewhere));
     assert.match(model.requests[3].instructions, /- The person writes TypeScript with tabs\./);
     assert.match(model.requests[3].instructions, /Today is 2023-11-14\./);
   });
@@ -70,15 +66,11 @@ describe("chat tools", () => {
     ]);
     b = await bench(hostOf({ default: model }));
     const chat = b.chat();
-    const first = asked("Fix the bug", chat);
-    b.store.put("items", first);
-    await answered(b.store, first.id);
+    await b.send(asked("Fix the bug", chat));
     const plans = () => b!.store.items(chat).filter((i) => i.kind === "plan");
     assert.equal(plans().length, 1);
     assert.equal(plans()[0].text, "- [x] Read the code\n- [ ] Write the fix");
-    const second = asked("Go on", chat);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    await b.send(asked("Go on", chat));
     assert.match(model.requests[4].instructions, /- \[x\] Read the code\n- \[ \] Write the fix/);
     assert.equal(plans().length, 1);
     assert.equal(plans()[0].text, "- [x] Read the code\n- [x] Write the fix");
@@ -109,9 +101,7 @@ describe("chat tools", () => {
       body: "Tag, then publish.",
     });
     const chat = b.chat();
-    const user = asked("Make a release", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Make a release", chat));
     const offered = model.requests[0].tools.find((t) => t.function.name === "load_skill");
     assert.match(
       offered?.function.description ?? "",
@@ -133,13 +123,9 @@ describe("chat tools", () => {
     ]);
     b.host.model = () => model;
     const chat = b.chat();
-    const first = asked("Read this", chat, "", JSON.stringify([{ path, name: "long.txt" }]));
-    b.store.put("items", first);
-    await answered(b.store, first.id);
+    await b.send(asked("Read this", chat, "", JSON.stringify([{ path, name: "long.txt" }])));
     assert.match(model.requests[0].messages[0].text, /read_file/);
-    const second = asked("How does it end?", chat);
-    b.store.put("items", second);
-    await answered(b.store, second.id);
+    const second = await b.send(asked("How does it end?", chat));
     const [call] = answerOf(b.store, chat, second.id);
     assert.equal(call.state, "done");
     assert.match(call.output, /^THE END PART\n\[End of long\.txt/);
@@ -166,9 +152,7 @@ describe("chat tools", () => {
     b.host.model = () => model;
     b.host.tools = () => workspaceTools({ root: b!.dir, trusted: false });
     const chat = b.chat();
-    const user = asked("Compare", chat, "", JSON.stringify([{ path, name: "long.txt" }]));
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Compare", chat, "", JSON.stringify([{ path, name: "long.txt" }])));
     const offered = model.requests[0].tools.filter((t) => t.function.name === "read_file");
     assert.equal(offered.length, 1, "one read_file");
     const [doc, file, missing] = answerOf(b.store, chat, user.id);
@@ -195,9 +179,7 @@ describe("chat tools", () => {
     const model = scripted([calls([["search", '{"q":"x"}']]), says("Found.")]);
     b = await bench(hostOf({ default: model }, { tools: () => [search] }));
     const chat = b.chat();
-    const user = asked("Search", chat);
-    b.store.put("items", user);
-    await answered(b.store, user.id);
+    const user = await b.send(asked("Search", chat));
     const [call] = answerOf(b.store, chat, user.id);
     assert.deepEqual(
       chipsOf(call).map((c) => c.site),

@@ -34,6 +34,13 @@ const weather = {
 
 type Json = Record<string, unknown>;
 
+/** A request of one user message with CONTENT to "gpt-4", offering TOOLS (the weather tool by default). */
+const question = (content: string, tools: Json[] = [weather]): Json => ({
+  model: "gpt-4",
+  tools,
+  messages: [{ role: "user", content }],
+});
+
 async function call(server: ExecuteServer, body: Json): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${server.url}${EXECUTE_PATH}`, {
     method: "POST",
@@ -78,11 +85,7 @@ describe("execute: round trips with a scripted model", () => {
 
   it("answers with content", async () => {
     turns.push(says("It is sunny in Paris."));
-    const { status, body } = await call(server, {
-      model: "gpt-4",
-      tools: [weather],
-      messages: [{ role: "user", content: "Weather?" }],
-    });
+    const { status, body } = await call(server, question("Weather?"));
     assert.equal(status, 200);
     assert.deepEqual(body, {
       action: "content",
@@ -92,11 +95,7 @@ describe("execute: round trips with a scripted model", () => {
 
   it("asks for a tool with its arguments as a JSON string", async () => {
     turns.push(calls([["get_weather", '{"city":"Paris"}']]));
-    const { body } = await call(server, {
-      model: "gpt-4",
-      tools: [weather],
-      messages: [{ role: "user", content: "Weather?" }],
-    });
+    const { body } = await call(server, question("Weather?"));
     assert.deepEqual(body, {
       action: "tool_request",
       context: { content: null, tool_request: { name: "get_weather", arguments: '{"city":"Paris"}' } },
@@ -147,11 +146,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
 
   it("answers with content, having sent the instructions, the tools and temperature 0.2", async () => {
     fixture.script(answer("Sunny in Paris."));
-    const { status, body } = await call(server, {
-      model: "gpt-4",
-      tools: [weather],
-      messages: [{ role: "user", content: "Weather?" }],
-    });
+    const { status, body } = await call(server, question("Weather?"));
     assert.equal(status, 200);
     assert.deepEqual(body, {
       action: "content",
@@ -181,11 +176,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
 
   it("asks for a tool with the streamed arguments joined into one JSON string", async () => {
     fixture.script(calling([["call_x", "get_weather", '{"city": "São Paulo"}']], 3));
-    const { body } = await call(server, {
-      model: "gpt-4",
-      tools: [weather],
-      messages: [{ role: "user", content: "Weather?" }],
-    });
+    const { body } = await call(server, question("Weather?"));
     assert.deepEqual(body, {
       action: "tool_request",
       context: { content: null, tool_request: { name: "get_weather", arguments: '{"city": "São Paulo"}' } },
@@ -259,9 +250,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
   it("passes the model parameters, top_k as an extra body field", async () => {
     fixture.script(answer("ok"));
     await call(server, {
-      model: "gpt-4",
-      tools: [],
-      messages: [{ role: "user", content: "x" }],
+      ...question("x", []),
       model_parameters: {
         temperature: 0.9,
         max_tokens: 64,
@@ -280,11 +269,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
 
   it("answers the endpoint's refusal with 502 and the endpoint's message", async () => {
     fixture.script(httpError(400, "this model does not exist"));
-    const { status, body } = await call(server, {
-      model: "gpt-4",
-      tools: [],
-      messages: [{ role: "user", content: "x" }],
-    });
+    const { status, body } = await call(server, question("x", []));
     assert.equal(status, 502);
     assert.match(String(body.detail), /^The model failed: .*this model does not exist/);
     assert.doesNotMatch(String(body.detail), /\n|\bat .*\.ts:\d+/);
@@ -301,7 +286,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
     const pending = fetch(`${server.url}${EXECUTE_PATH}`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": KEY },
-      body: JSON.stringify({ model: "gpt-4", tools: [], messages: [{ role: "user", content: "x" }] }),
+      body: JSON.stringify(question("x", [])),
       signal: client.signal,
     });
     await received;
@@ -318,7 +303,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
       asked();
       return { events: [stall()] };
     });
-    const pending = call(server, { model: "gpt-4", tools: [], messages: [{ role: "user", content: "x" }] });
+    const pending = call(server, question("x", []));
     await received;
     await server.close();
     assert.deepEqual(await pending, { status: 503, body: { detail: "The request was cancelled." } });
