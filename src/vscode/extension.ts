@@ -15,8 +15,12 @@ import { keyName } from "./settings";
 import { Status } from "./status";
 import { core } from "./core";
 
+/** When this bundle's code had loaded (VS Code may call `activate` a while later). */
+const codeLoaded = performance.now();
+
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
 export function activate(context: vscode.ExtensionContext) {
+  const called = performance.now();
   const models = new Models(context.secrets);
   const status = new Status();
   const editor = new VsCodeEditor(context);
@@ -66,7 +70,8 @@ export function activate(context: vscode.ExtensionContext) {
     }),
   );
 
-  const activationMs = performance.now() - loaded;
+  // Tandem's own cost, as VS Code counts it: loading the code, then the activate call.
+  const activationMs = codeLoaded - loaded + (performance.now() - called);
   return {
     activationMs,
     version: context.extension.packageJSON.version as string,
