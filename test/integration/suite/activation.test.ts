@@ -13,6 +13,7 @@ describe("Tandem in VS Code", () => {
     assert.equal(typeof api.version, "string");
     assert.ok(api.activationMs >= 0 && api.activationMs < 2000, `activation took ${api.activationMs} ms`);
     metrics.activate_ms = api.activationMs;
+    metrics.vscode_api_ms = api.vscodeApiMs;
   });
 
   it("contributes the Ask command", async () => {
