@@ -1,6 +1,7 @@
 // What changed in an item's blocks since the last patch, kept as it happens so that a patch costs
 // work in proportion to the changed blocks, not to the whole answer.
 import type { BlockChange, Patch } from "../protocol/blocks";
+import { flat } from "./html";
 
 /** The blocks touched or appended to since the last patch, and the HTML last sent for each. */
 export class Changes {
@@ -28,28 +29,41 @@ export class Changes {
 
   /** The patch for the item KEY whose blocks are now HTML; what it gives counts as sent. */
   take(key: string, html: readonly string[]): Patch {
-    const blocks: BlockChange[] = [];
-    const indices = [...this.touched, ...this.appended.keys()].sort((a, b) => a - b);
-    for (const index of indices) {
-      if (index >= html.length) continue;
-      const now = html[index];
-      const tail = this.appended.get(index);
-      const before = this.sent[index];
-      if (tail !== undefined) blocks.push({ index, html: tail, append: true });
-      else if (before === undefined) blocks.push({ index, html: now });
-      else if (before !== now) blocks.push(change(index, before, now));
-      this.sent[index] = now;
+    let blocks: BlockChange[] = [];
+    if (this.touched.size + this.appended.size === 1) {
+      // Most patches change one block: no list of indices to build and sort, no spare room.
+      const [index] = this.touched.size === 1 ? this.touched : this.appended.keys();
+      const one = this.changeOf(index, html);
+      if (one) blocks = [one];
+    } else if (this.touched.size + this.appended.size > 1) {
+      const indices = [...this.touched, ...this.appended.keys()].sort((a, b) => a - b);
+      for (const index of indices) {
+        const one = this.changeOf(index, html);
+        if (one) blocks.push(one);
+      }
     }
-    this.sent.length = html.length;
+    if (this.sent.length > html.length) this.sent.length = html.length;
     this.touched.clear();
     this.appended.clear();
     return { key, count: html.length, blocks };
+  }
+
+  /** What to send for block INDEX, now HTML[INDEX], if anything; it then counts as sent. */
+  private changeOf(index: number, html: readonly string[]): BlockChange | undefined {
+    if (index >= html.length) return undefined;
+    const now = html[index];
+    const tail = this.appended.get(index);
+    const before = this.sent[index];
+    this.sent[index] = now;
+    if (tail !== undefined) return { index, html: tail, append: true };
+    if (before === undefined) return { index, html: now };
+    return before !== flat(now) ? change(index, before, now) : undefined;
   }
 }
 
 /** The change that turns BEFORE into NOW: only the added part when NOW extends BEFORE. */
 export function change(index: number, before: string, now: string): BlockChange {
-  return now.startsWith(before)
+  return flat(now).startsWith(flat(before))
     ? { index, html: now.slice(before.length), append: true }
     : { index, html: now };
 }

@@ -108,6 +108,13 @@ export function definitions(token: Token, each: (def: Tokens.Def) => void): void
     for (const t of (token as Tokens.Blockquote).tokens) definitions(t, each);
 }
 
+/** Whether TOKEN holds a reference definition, nested ones included. */
+export function hasDefinition(token: Token): boolean {
+  let found = false;
+  definitions(token, () => (found = true));
+  return found;
+}
+
 /** Markdown with CR and CRLF line ends turned into LF, as marked reads it. */
 export function normalize(text: string): string {
   return text.replace(/\r\n?/g, "\n");

@@ -1,11 +1,14 @@
 // A growing Markdown text rendered block by block: closed blocks are rendered once; a delta costs
-// work in proportion to the open (last) block, and plain words appended to it cost only themselves.
+// work in proportion to the open (last) block — to its last item or row in a list or table — and
+// plain words appended to it cost only themselves.
 import type { Token, Tokens } from "marked";
 import type { Block, Patch } from "../protocol/blocks";
 import { openCodeBlock } from "./code";
-import { escape, opening } from "./html";
-import { Markdown, definitions, type Links, type RenderOptions } from "./render";
+import { escape, flat, opening } from "./html";
+import { Markdown, definitions, hasDefinition, type Links, type RenderOptions } from "./render";
+import { parts, type Parts } from "./parts";
 import { Changes } from "./changes";
+import { closable, openFence, type Fence } from "./open";
 import { InlineRun, blankEnd, decided, lastInline } from "./inline";
 
 /** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
@@ -15,13 +18,16 @@ const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
 const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
 /** A line start decided by a letter, after a list marker or not. */
 const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
-const FENCE = /^(`{3,}|~{3,})([^\n]*)$/;
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
 
-/** An open fenced code block at the end of the text, streamed as escaped text. */
-interface Fence {
-  char: string;
-  size: number;
+/** The end of the text's last line, when it ends in plain words. */
+interface PlainEnd {
+  /** The spaces and tabs that end it (shown once a word follows them). */
+  blanks: string;
+  /** The last word before them. */
+  word: string;
+  /** Whether the line holds a "[" (quotes may then end a definition's title); plain words add none. */
+  bracket: boolean;
 }
 
 /** Renders one growing Markdown text (an item) as keyed blocks and tells what changed. */
@@ -44,8 +50,12 @@ export class MarkdownStream {
   private tailHasCode = false;
   /** Where the plain run that ends the last block's HTML starts in the text; -1 when unknown. */
   private plainFrom = -1;
+  /** The end of the last line while `plainFrom` is known. */
+  private plain: PlainEnd = { blanks: "", word: "", bracket: false };
   /** The one-line inline text that ends the open block, rendered from its last cut. */
   private run: InlineRun | undefined;
+  /** The open list or table, when it is the only open block and re-renders its last part only. */
+  private parts: Parts | undefined;
   private fence: Fence | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
@@ -83,7 +93,7 @@ export class MarkdownStream {
     added = added.replace(/\r\n?/g, "\n");
     if (added !== "" && !this.appendPlain(added) && !this.appendInline(added)) {
       this.text += added;
-      this.render(false);
+      if (!this.renderParts()) this.render(false);
     }
     return this.changes.take(this.key, this.html);
   }
@@ -110,6 +120,7 @@ export class MarkdownStream {
     this.fence = undefined;
     this.plainFrom = -1;
     this.run = undefined;
+    this.parts = undefined;
     this.changes.forget();
   }
 
@@ -118,31 +129,33 @@ export class MarkdownStream {
     if (!this.tailIsLastBlock) return false;
     if (this.fence) return this.appendCode(added);
     if (added.includes("\n") || this.tailHasCode || !QUOTED.test(added)) return false;
-    // Only the last line matters, and only its end: a delta costs its own length, not the text's.
-    const text = this.text;
-    const lineStart = text.lastIndexOf("\n") + 1;
-    let end = text.length;
-    while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
-    if (this.plainFrom < 0 && !this.checkPlainEnd(lineStart, end)) return false;
-    if (end <= this.plainFrom) return false;
-    if (!PLAIN.test(added) && text.includes("[", lineStart)) return false;
-    const pending = text.slice(end) + added;
+    if (this.plainFrom < 0 && !this.checkPlainEnd()) return false;
+    // Only the end of the last line matters, kept apart (the text is not read: reading a string
+    // built by `+` copies it whole), so a delta costs its own length, not the text's.
+    const line = this.plain;
+    if (!PLAIN.test(added) && line.bracket) return false;
+    const pending = line.blanks + added;
     // Words that can grow into an autolink or an entity change with every letter.
-    const wordStart =
-      Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
-    if (/[&:@\\<]|www\./i.test(text.slice(wordStart, end) + pending)) return false;
+    if (/[&:@\\<]|www\./i.test(line.word + pending)) return false;
     this.text += added;
     const shown = pending.replace(/[ \t]+$/, "");
-    if (shown !== "") this.grow(this.html.length - 1, escape(shown));
+    line.blanks = pending.slice(shown.length);
+    if (shown === "") return true;
+    this.grow(this.html.length - 1, escape(shown));
+    const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
+    line.word = blank < 0 ? line.word + shown : shown.slice(blank + 1);
     return true;
   }
 
   /**
-   * Whether the plain run that ends the text (LINE_START..END) also ends the last block's HTML;
-   * if so, remembers where it starts, so that words appended after it need no check again.
+   * Whether the plain run that ends the text also ends the last block's HTML; if so, remembers
+   * where it starts and the end of the line, so that words appended after it need no check again.
    */
-  private checkPlainEnd(lineStart: number, end: number): boolean {
+  private checkPlainEnd(): boolean {
     const text = this.text;
+    const lineStart = text.lastIndexOf("\n") + 1;
+    let end = text.length;
+    while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
     let runStart = end;
     while (runStart > lineStart && RUN.test(text[runStart - 1])) runStart--;
     let core = text.slice(runStart, end).trimStart();
@@ -153,8 +166,15 @@ export class MarkdownStream {
       if (!marker) return false;
       core = core.slice(marker[0].length);
     }
-    if (core === "" || !this.html[this.html.length - 1].endsWith(escape(core))) return false;
+    if (core === "" || !flat(this.html[this.html.length - 1]).endsWith(escape(core))) return false;
     this.plainFrom = end - core.length;
+    const wordStart =
+      Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
+    this.plain = {
+      blanks: text.slice(end),
+      word: text.slice(wordStart, end),
+      bracket: text.includes("[", lineStart),
+    };
     return true;
   }
 
@@ -173,6 +193,25 @@ export class MarkdownStream {
     return true;
   }
 
+  /** Re-renders the last part of the open list or table; false when the text needs a full render. */
+  private renderParts(): boolean {
+    const grown = this.parts?.render(this.text);
+    if (grown === undefined) {
+      this.parts = undefined;
+      return false;
+    }
+    const last = this.html.length - 1;
+    if (grown.html !== this.html[last]) {
+      this.html[last] = grown.html;
+      this.changes.touch(last);
+    }
+    this.plainFrom = -1;
+    this.tailIsLastBlock = true;
+    this.tailHasCode = grown.html.includes("<pre");
+    this.run = this.inlineRun(grown.token);
+    return true;
+  }
+
   /** The inline run of TOKEN, the only open block, when its last line is one decided by a letter. */
   private inlineRun(token: Token): InlineRun | undefined {
     const inline = lastInline(token);
@@ -186,7 +225,7 @@ export class MarkdownStream {
     // The block's HTML must end with the inline text's own: what comes before it is the head.
     const html = this.html[this.html.length - 1];
     const own = run.render(this.text, end);
-    if (own === "" || !html.endsWith(own)) return undefined;
+    if (own === "" || !flat(html).endsWith(flat(own))) return undefined;
     run.head = html.slice(0, html.length - own.length);
     return run;
   }
@@ -219,8 +258,7 @@ export class MarkdownStream {
       starts.push(offset);
       offset += token.raw.length;
     }
-    const closing =
-      offset === tail.length ? (final ? tokens.length : this.closable(tokens, starts, tail)) : 0;
+    const closing = offset === tail.length ? (final ? tokens.length : closable(tokens, starts, tail)) : 0;
     const closingEnd = closing < tokens.length ? starts[closing] : tail.length;
 
     if (closing > 0) {
@@ -237,36 +275,6 @@ export class MarkdownStream {
     this.renderOpen(tokens, tail.slice(closingEnd), final);
   }
 
-  /** How many leading tokens are final: text appended later cannot change how they lex. */
-  private closable(tokens: Token[], starts: number[], tail: string): number {
-    let closing = 0;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i];
-      if (token.type === "space") continue;
-      let next = i + 1;
-      while (next < tokens.length && tokens[next].type === "space") next++;
-      const end = starts[i] + token.raw.trimEnd().length;
-      const gap = tail.slice(end, next < tokens.length ? starts[next] : tail.length);
-      const indented = token.type === "code" && !/^ {0,3}(`{3}|~{3})/.test(token.raw);
-      // After a blank line and more text most blocks are over; a list or indented code may go on
-      // (without the more text, the block may only have stopped at the end of the input).
-      const blankAfter = next < tokens.length && /\n[ \t]*\n/.test(gap) && token.type !== "list" && !indented;
-      // Otherwise the next block's first line (two for a table) must be complete: a half line
-      // such as "#" or "```" can still turn back into text that continues this block.
-      let lines = next < tokens.length ? (tokens[next].type === "table" ? 2 : 1) : Infinity;
-      let at = next < tokens.length ? starts[next] : tail.length;
-      while (lines > 0 && at >= 0 && at < tail.length) {
-        at = tail.indexOf("\n", at);
-        if (at < 0) break;
-        at++;
-        lines--;
-      }
-      if (!blankAfter && lines > 0) break;
-      closing = next < tokens.length ? next : i + 1;
-    }
-    return closing;
-  }
-
   /** Renders TOKENS as closed blocks after the ones already closed; returns the labels they define. */
   private close(tokens: Token[]): string[] {
     const tags: string[] = [];
@@ -278,7 +286,7 @@ export class MarkdownStream {
           tags.push(d.tag);
         }
       });
-      const html = this.rendered.get(token.raw) ?? this.markdown.render(token);
+      const html = this.rendered.get(source(token)) ?? this.markdown.render(token);
       if (html === "") continue;
       if (token.raw.includes("[")) this.references.set(this.closedCount, token.raw);
       this.html.push(html);
@@ -321,7 +329,7 @@ export class MarkdownStream {
       const start = offset;
       offset += token.raw.length;
       const last = i === tokens.length - 1;
-      const fence = last && !final ? this.openFence(token) : undefined;
+      const fence = last && !final ? openFence(token) : undefined;
       let html: string;
       if (fence) {
         const contentStart = tail.indexOf("\n", start) + 1;
@@ -329,9 +337,9 @@ export class MarkdownStream {
         if (contentStart > 0) this.fence = fence;
       } else {
         // A block before the last one is often unchanged: reuse its HTML (a code block's colours).
-        const full = rendered.get(token.raw) ?? this.markdown.render(token);
+        const full = rendered.get(source(token)) ?? this.markdown.render(token);
         if (full === "") return;
-        this.rendered.set(token.raw, full);
+        this.rendered.set(source(token), full);
         html = final ? full : opening(full);
       }
       this.changes.touch(this.html.length);
@@ -346,8 +354,10 @@ export class MarkdownStream {
     // starts with its own text then cannot join them, whatever follows on it.
     const lastStart = offset - (tokens.at(-1)?.raw.length ?? 0);
     const apart = this.html.length === this.closedCount + 1 || BLANK_BEFORE.test(tail.slice(0, lastStart));
-    if (!final && this.tailIsLastBlock && !this.fence && apart)
+    // The run lexes with the closed blocks' definitions only: one in an open block would be missed.
+    if (!final && this.tailIsLastBlock && !this.fence && apart && !tokens.some(hasDefinition))
       this.run = this.inlineRun(tokens[tokens.length - 1]);
+    this.parts = final ? undefined : this.partsOf(tokens, tail);
     if (final) {
       this.closedCount = this.html.length;
       this.text = "";
@@ -355,30 +365,27 @@ export class MarkdownStream {
     for (let i = this.html.length; i < previous; i++) this.changes.touch(i);
   }
 
-  /** The fence of TOKEN when it is a fenced code block at the margin whose closing fence has not come. */
-  private openFence(token: Token): (Fence & { info: string }) | undefined {
-    if (token.type !== "code") return undefined;
-    const raw = token.raw;
-    const lineEnd = raw.indexOf("\n");
-    const first = FENCE.exec(lineEnd < 0 ? raw : raw.slice(0, lineEnd));
-    if (!first) return undefined;
-    const fence = { char: first[1][0], size: first[1].length, info: first[2] };
-    if (lineEnd < 0) return fence;
-    const lines = raw
-      .slice(lineEnd + 1)
-      .replace(/\n$/, "")
-      .split("\n");
-    const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(lines[lines.length - 1]);
-    const closed =
-      lines.length > 0 && closing && closing[1][0] === fence.char && closing[1].length >= fence.size;
-    return closed && raw.slice(lineEnd + 1) !== "" ? undefined : fence;
+  /** The parts of the open list or table when it is the only block in TOKENS (the open TEXT). */
+  private partsOf(tokens: Token[], text: string): Parts | undefined {
+    if (this.html.length !== this.closedCount + 1) return undefined;
+    let start = 0;
+    let found: Token | undefined;
+    for (const token of tokens) {
+      if (token.type !== "space") {
+        if (found) return undefined;
+        found = token;
+      } else if (!found) start += token.raw.length;
+    }
+    const full = found && this.rendered.get(source(found));
+    return found && full ? parts(this.markdown, this.links, found, start, text, full) : undefined;
   }
 }
 
-function hasDefinition(token: Token): boolean {
-  let found = false;
-  definitions(token, () => (found = true));
-  return found;
+/** What TOKEN's HTML depends on: its source, or a code block's text and language only. */
+function source(token: Token): string {
+  if (token.type !== "code") return token.raw;
+  const code = token as Tokens.Code;
+  return `\0${code.lang ?? ""}\0${code.text}`;
 }
 
 /** A renderer for the growing text of the item KEY. */

@@ -1,0 +1,208 @@
+// The open last block when it is a tight list or a table: its finished items or rows keep the HTML
+// they were given, and a delta re-lexes only the item or row still being written. A new item or
+// row then costs its own length, not the whole list's or table's.
+import type { Token, Tokens } from "marked";
+import { flat, opening } from "./html";
+import { hasDefinition, type Links, type Markdown } from "./render";
+
+/** The open block's HTML after a delta, and the token of its unfinished part (for its inline text). */
+export interface Grown {
+  html: string;
+  token: Token;
+}
+
+/** An open list or table that renders its unfinished part only. */
+export interface Parts {
+  /** The block's open HTML when the open text is TEXT; undefined when TEXT needs a full render. */
+  render(text: string): Grown | undefined;
+}
+
+/**
+ * The parts of TOKEN, the only open block, starting at START in the open TEXT and rendered whole
+ * as FULL; undefined when it is not a list or table that can grow part by part.
+ */
+export function parts(
+  markdown: Markdown,
+  links: Links,
+  token: Token,
+  start: number,
+  text: string,
+  full: string,
+): Parts | undefined {
+  if (token.type === "list") return ListItems.of(markdown, links, token as Tokens.List, start, text, full);
+  if (token.type === "table") return TableRows.of(markdown, links, start, text, full);
+  return undefined;
+}
+
+/** The body of a list's HTML: its items, without the `<ul>`/`<ol>` line and the closing tag. */
+function items(html: string, close: string): string | undefined {
+  const head = html.indexOf(">\n") + 2;
+  return head > 1 && html.endsWith(close) ? html.slice(head, html.length - close.length) : undefined;
+}
+
+/** What kind of items a list takes: its bullet, or its number's delimiter. */
+function kind(list: Tokens.List): string {
+  const marker = /^[ \t]*(?:([*+-])|\d{1,9}([.)]))/.exec(list.items[0]?.raw ?? "");
+  return marker ? (marker[1] ?? `1${marker[2]}`) : "";
+}
+
+/** The non-space tokens of TOKENS are just the first one, of type TYPE. */
+function alone(tokens: Token[], type: string): boolean {
+  return tokens[0]?.type === type && tokens.every((t, i) => i === 0 || t.type === "space");
+}
+
+/**
+ * A tight list: items before the current one are finished once the next item's first line is
+ * complete (until then the next line may still turn into a rule or lazy text). While the list
+ * stays tight and its items keep their bullet, an item's HTML does not depend on the others.
+ */
+class ListItems implements Parts {
+  private constructor(
+    private readonly markdown: Markdown,
+    private readonly links: Links,
+    private readonly kind: string,
+    /** `<ul>\n` or `<ol start="N">\n`, and the closing tag. */
+    private readonly head: string,
+    private readonly close: string,
+    /** The HTML of the finished items. */
+    private done: string,
+    /** Where the current item starts in the open text. */
+    private itemStart: number,
+  ) {}
+
+  static of(
+    markdown: Markdown,
+    links: Links,
+    list: Tokens.List,
+    start: number,
+    text: string,
+    full: string,
+  ): ListItems | undefined {
+    if (list.loose || hasDefinition(list)) return undefined;
+    const close = list.ordered ? "</ol>\n" : "</ul>\n";
+    const body = items(full, close);
+    if (body === undefined) return undefined;
+    const run = new ListItems(
+      markdown,
+      links,
+      kind(list),
+      full.slice(0, full.indexOf(">\n") + 2),
+      close,
+      "",
+      start,
+    );
+    const current = run.finish(list, text);
+    const own = items(markdown.render(current), close);
+    if (own === undefined || !flat(body).endsWith(own)) return undefined;
+    run.done = body.slice(0, body.length - own.length);
+    return run;
+  }
+
+  render(text: string): Grown | undefined {
+    const tokens = this.markdown.lex(text.slice(this.itemStart), this.links);
+    if (!alone(tokens, "list")) return undefined;
+    const list = tokens[0] as Tokens.List;
+    if (list.loose || kind(list) !== this.kind || hasDefinition(list)) return undefined;
+    const current = this.finish(list, text);
+    for (const item of list.items.slice(0, list.items.length - current.items.length)) {
+      const html = items(this.markdown.render({ ...list, items: [item] }), this.close);
+      if (html === undefined) return undefined;
+      this.done += html;
+    }
+    const own = items(this.markdown.render(current), this.close);
+    if (own === undefined) return undefined;
+    return { html: opening(this.head + this.done + own + this.close), token: current };
+  }
+
+  /** Moves the current item past the items of LIST (lexed from it) that are finished; the rest. */
+  private finish(list: Tokens.List, text: string): Tokens.List {
+    let first = 0;
+    let at = this.itemStart;
+    while (first + 1 < list.items.length) {
+      const next = at + list.items[first].raw.length;
+      if (text.indexOf("\n", next) < 0) break;
+      at = next;
+      first++;
+    }
+    this.itemStart = at;
+    return first === 0 ? list : { ...list, items: list.items.slice(first) };
+  }
+}
+
+/**
+ * A table whose header and delimiter lines are complete: a row is finished with its line, and the
+ * current row is lexed behind the header lines alone (they give its cells and alignment).
+ */
+class TableRows implements Parts {
+  private constructor(
+    private readonly markdown: Markdown,
+    private readonly links: Links,
+    /** The header and delimiter lines. */
+    private readonly header: string,
+    /** The HTML up to the body: `<table>`, the header row. */
+    private readonly head: string,
+    private done: string,
+    /** Where the current row starts in the open text. */
+    private rowStart: number,
+  ) {}
+
+  static of(
+    markdown: Markdown,
+    links: Links,
+    start: number,
+    text: string,
+    full: string,
+  ): TableRows | undefined {
+    const headerEnd = text.indexOf("\n", text.indexOf("\n", start) + 1) + 1;
+    const head = full.indexOf("</thead>\n") + "</thead>\n".length;
+    if (headerEnd <= 0 || head < "</thead>\n".length) return undefined;
+    const rows = new TableRows(
+      markdown,
+      links,
+      text.slice(start, headerEnd),
+      full.slice(0, head),
+      "",
+      headerEnd,
+    );
+    const shown = rows.render(text);
+    if (shown === undefined || shown.html !== opening(full)) return undefined;
+    return rows;
+  }
+
+  render(text: string): Grown | undefined {
+    const rest = text.slice(this.rowStart);
+    const tokens = this.markdown.lex(this.header + rest, this.links);
+    if (!alone(tokens, "table")) return undefined;
+    const table = tokens[0] as Tokens.Table;
+    // The rows are the lines of REST, in order: those whose line has ended are finished.
+    let finished = 0;
+    let end = 0;
+    while (finished < table.rows.length) {
+      const lineEnd = rest.indexOf("\n", end);
+      if (lineEnd < 0) break;
+      end = lineEnd + 1;
+      finished++;
+    }
+    if (finished > 0) {
+      const html = this.body({ ...table, rows: table.rows.slice(0, finished) });
+      if (html === undefined) return undefined;
+      this.done += html;
+      this.rowStart += end;
+    }
+    const current = finished > 0 ? { ...table, rows: table.rows.slice(finished) } : table;
+    const own = this.body(current);
+    if (own === undefined) return undefined;
+    const rows = this.done + own;
+    const html = this.head + (rows === "" ? "" : `<tbody>${rows}</tbody>`) + "</table>\n";
+    return { html: opening(html), token: current };
+  }
+
+  /** The rows of TABLE as HTML, without the header and the body's tags. */
+  private body(table: Tokens.Table): string | undefined {
+    if (table.rows.length === 0) return "";
+    const html = this.markdown.render(table);
+    const start = html.indexOf("</thead>\n<tbody>");
+    if (start < 0 || !html.endsWith("</tbody></table>\n")) return undefined;
+    return html.slice(start + "</thead>\n<tbody>".length, html.length - "</tbody></table>\n".length);
+  }
+}
