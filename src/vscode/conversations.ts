@@ -140,7 +140,11 @@ export async function openConversations(
       const root = workspaceRoot();
       return root ? (await skills.readSkills(root)).skills : [];
     },
-    limits: { rounds: settings().rounds, maxTokens: settings().maxTokens, maxMs: settings().maxMs },
+    // Read at each run, so a changed setting applies to the next answer.
+    get limits() {
+      const s = settings();
+      return { rounds: s.rounds, maxTokens: s.maxTokens, maxMs: s.maxMs };
+    },
     trusted: () => vscode.workspace.isTrusted,
     running: (chat, running) => {
       if (running) active.add(chat);

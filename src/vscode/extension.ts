@@ -12,7 +12,7 @@ import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
-import { keyName } from "./settings";
+import { keyName, settings } from "./settings";
 import { Status } from "./status";
 import { core } from "./core";
 
@@ -42,7 +42,9 @@ export function activate(context: vscode.ExtensionContext) {
     models,
     tools: () => agentTools(editor),
     approve: async (tool, args) => {
-      const { describeCall } = core();
+      const { describeCall, ALWAYS_ASK } = core();
+      // The same per-tool rule as the panel's runs; running a command is asked about every time.
+      if (settings().approval[tool] === "allow" && !ALWAYS_ASK.has(tool)) return true;
       return (await askByNotification(tool, describeCall(tool, args))) !== "decline";
     },
   });
