@@ -35,6 +35,8 @@ export default tseslint.config(
       ],
       "@typescript-eslint/no-explicit-any": "error",
       eqeqeq: ["error", "smart"],
+      // `import vscode = require("vscode")` binds the API object as is (no ESM interop copy of it per module).
+      "@typescript-eslint/no-require-imports": ["error", { allowAsImport: true }],
     },
   },
   // TypeScript checks names itself (DOM in the panel, Node in the host).

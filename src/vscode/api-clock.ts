@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 
 /** When VS Code had made this extension's API object (the first `require("vscode")`, VS Code's own cost). */
 export const apiReady = performance.now();

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 
 /** What the person said to a tool call. */
 export type Decision = "allow" | "always" | "decline";

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Opened } from "./conversations";
 import { pickWorkspaceFiles, type PanelProvider } from "./panel";
 import { core } from "./core";

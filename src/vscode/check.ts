@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Learned } from "../agent/probe-report";
 import type { Models } from "./models";
 import { apiKey, endpointSettings } from "./settings";

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Models } from "./models";
 import { VENDOR } from "./models";
 import { endpointSettings, keyName, ENV_ENDPOINT } from "./settings";

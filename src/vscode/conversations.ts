@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Tool } from "../agent/types";
 import type { Host } from "../chat/runner-host";
 import type { Runner } from "../chat/runner";

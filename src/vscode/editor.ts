@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
 
 const PROPOSALS = "tandem-proposal";

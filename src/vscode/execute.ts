@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Model } from "../agent/types";
 import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";

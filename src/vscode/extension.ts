@@ -1,6 +1,6 @@
 import { loaded } from "./clock";
 import { apiReady } from "./api-clock";
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import { askByNotification } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCheck } from "./check";

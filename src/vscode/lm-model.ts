@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Call, Message, Model, Request, Turn } from "../agent/types";
 
 /** VS Code's chat messages for a core request: instructions first, tool calls and results as parts. */

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Model } from "../agent/types";
 import type { Choice } from "../chat/rows";
 import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";

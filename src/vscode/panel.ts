@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { PanelView, ViewHost } from "../chat/view";
 import type { FileRef, HostMessage } from "../protocol/messages";
 import type { Opened } from "./conversations";

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Attachment, Message, Model, Piece, Tool } from "../agent/types";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";

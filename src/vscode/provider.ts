@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 import type { Call, FunctionTool, Message } from "../agent/types";
 import { Models, VENDOR } from "./models";
 

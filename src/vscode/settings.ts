@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 
 /** An OpenAI-compatible endpoint as the person configured it (its key lives in SecretStorage). */
 export interface EndpointSetting {

@@ -1,4 +1,4 @@
-import * as vscode from "vscode";
+import vscode = require("vscode");
 
 /** The status bar item: the current model, with a spinner while a run is going. */
 export class Status implements vscode.Disposable {
