@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import type { Attachment, Message, Model, Piece, Tool } from "../agent/types";
+import type { Attachment, Call, Message, Model, Piece, Tool } from "../agent/types";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
@@ -81,6 +81,24 @@ async function modelOf(
   return parts.models.resolve("");
 }
 
+/** What a finished call points at: the workspace file it read, the pages it fetched. */
+function pointedAt(call: Call, output: string): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (root && (call.name === "read_file" || call.name === "open_file")) {
+    try {
+      const path: unknown = (JSON.parse(call.arguments) as { path?: unknown }).path;
+      if (typeof path === "string" && path) out.push(vscode.Uri.joinPath(root, path));
+    } catch {
+      // Arguments that are not JSON name no file.
+    }
+  }
+  for (const source of core().outputFacts(output).sources) {
+    if (/^https?:\/\//i.test(source.url)) out.push(vscode.Uri.parse(source.url));
+  }
+  return out;
+}
+
 /** Streams a run's pieces into the Chat view's response. */
 function show(stream: vscode.ChatResponseStream, piece: Piece) {
   switch (piece.kind) {
@@ -91,6 +109,9 @@ function show(stream: vscode.ChatResponseStream, piece: Piece) {
       break;
     case "call":
       stream.progress(vscode.l10n.t("Running {0}…", piece.call.name));
+      break;
+    case "result":
+      for (const uri of pointedAt(piece.call, piece.text)) stream.reference(uri);
       break;
     case "failed":
       stream.markdown(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { answer, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
 
 describe("@tandem in the Chat view", () => {
@@ -56,5 +56,26 @@ describe("@tandem in the Chat view", () => {
     const messages = server.requests[0].body.messages as Array<{ role: string; content: unknown }>;
     const last = messages.filter((m) => m.role === "user").pop();
     assert.match(JSON.stringify(last?.content), /say hello/);
+  });
+
+  it("reads the workspace with its tools and answers from what it read", async () => {
+    const before = server.requests.length;
+    server.script(
+      calling([["call_1", "read_file", JSON.stringify({ path: "math.ts" })]]),
+      answer("It adds two numbers."),
+    );
+    const result = await vscode.commands.executeCommand<{ metadata?: { model?: string } }>(
+      "workbench.action.chat.open",
+      {
+        query: "@tandem what does math.ts do?",
+        modelSelector: { vendor: "tandem", id: "fixture-model" },
+        blockOnResponse: true,
+      },
+    );
+    assert.equal(result?.metadata?.model, "fixture-model");
+    assert.equal(server.requests.length, before + 2);
+    const messages = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    const read = messages.find((m) => m.role === "tool");
+    assert.match(String(read?.content), /export function add/);
   });
 });
