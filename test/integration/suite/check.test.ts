@@ -1,28 +1,14 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import {
-  calling,
-  openaiServer,
-  usage,
-  text,
-  type FixtureServer,
-  type Received,
-} from "../../fixtures/openai-server";
+import { calling, usage, text, type FixtureServer, type Received } from "../../fixtures/openai-server";
+import { fixtureEndpoint } from "./endpoint";
 
 /** "Tandem: Check Endpoint" against a fixture endpoint that streams, reports usage and calls tools natively. */
 describe("Check Endpoint", () => {
   let server: FixtureServer;
 
   before(async () => {
-    server = await openaiServer();
-    server.models = [{ id: "probe-model", object: "model", context_length: 65536 }];
-    await vscode.workspace
-      .getConfiguration("tandem")
-      .update(
-        "endpoints",
-        [{ name: "probed", baseURL: server.baseURL, models: ["probe-model"] }],
-        vscode.ConfigurationTarget.Global,
-      );
+    server = await fixtureEndpoint("probed", "probe-model", { window: 65536 });
   });
 
   after(() => server.close());

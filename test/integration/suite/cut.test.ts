@@ -1,26 +1,16 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { openaiServer, stall, text, type FixtureServer } from "../../fixtures/openai-server";
+import { stall, text, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
 import { panelSend } from "./person";
+import { fixtureEndpoint } from "./endpoint";
 
 /** The last test of the first phase: an answer still streaming when the window reloads (see reload.test.ts). */
 describe("an answer cut off by a reload", () => {
   let server: FixtureServer;
 
   before(async () => {
-    server = await openaiServer();
-    server.models = [{ id: "fixture-model", object: "model" }];
-    await vscode.workspace
-      .getConfiguration("tandem")
-      .update(
-        "endpoints",
-        [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
-        vscode.ConfigurationTarget.Global,
-      );
-    await vscode.workspace
-      .getConfiguration("tandem")
-      .update("defaultModel", "fixture-model", vscode.ConfigurationTarget.Global);
+    server = await fixtureEndpoint("fixture", "fixture-model", { asDefault: true });
   });
 
   it("is streaming when the window goes away", async () => {

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
 import { clickNotification, panelSend, panelText, screenshot } from "./person";
+import { fixtureEndpoint } from "./endpoint";
 
 interface Api {
   conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
@@ -40,15 +41,7 @@ describe("the side panel in VS Code", () => {
   let server: FixtureServer;
 
   before(async () => {
-    server = await openaiServer();
-    server.models = [{ id: "fixture-model", object: "model", context_length: 32768 }];
-    const config = vscode.workspace.getConfiguration("tandem");
-    await config.update(
-      "endpoints",
-      [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
-      vscode.ConfigurationTarget.Global,
-    );
-    await config.update("defaultModel", "fixture-model", vscode.ConfigurationTarget.Global);
+    server = await fixtureEndpoint("fixture", "fixture-model", { asDefault: true });
     await api().setApiKey("fixture", KEY);
     await vscode.commands.executeCommand("tandem.chatView.focus");
   });

@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
+import { fixtureEndpoint } from "./endpoint";
 
 describe("@tandem in the Chat view", () => {
   let server: FixtureServer;
 
   before(async () => {
-    server = await openaiServer();
-    server.models = [{ id: "fixture-model", object: "model", context_length: 32768 }];
-    await vscode.workspace
-      .getConfiguration("tandem")
-      .update(
-        "endpoints",
-        [{ name: "fixture", baseURL: server.baseURL, models: ["fixture-model"] }],
-        vscode.ConfigurationTarget.Global,
-      );
+    server = await fixtureEndpoint("fixture", "fixture-model");
   });
 
   after(async () => {
