@@ -5,6 +5,7 @@ import * as esbuild from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeNotices } from "./scripts/notices.mjs";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes("--watch");
@@ -66,6 +67,14 @@ if (watch) {
   console.log("watching for changes…");
 } else {
   const started = performance.now();
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: production })));
+  // The package ships the licences of what it bundles.
+  if (production) {
+    const metafiles = results.map((r) => r.metafile);
+    // The codicon font is copied, not bundled.
+    writeNotices(root, metafiles, join(root, "dist/ThirdPartyNotices.txt"), [
+      "node_modules/@vscode/codicons",
+    ]);
+  }
   console.log(`built ${builds.length} bundles in ${Math.round(performance.now() - started)} ms`);
 }
