@@ -128,6 +128,15 @@ export class State {
       .sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0))
       .map(([, c]) => c);
   }
+  /** The conversations whose title or an item's text holds `query` (any case), the latest active first. */
+  search(query: string): Conversation[] {
+    const q = query.trim().toLowerCase();
+    if (!q) return this.conversations();
+    return this.conversations().filter(
+      (c) =>
+        c.title.toLowerCase().includes(q) || this.items(c.id).some((i) => i.text.toLowerCase().includes(q)),
+    );
+  }
 
   /** The time of the latest activity of `chat`, in ms since 1970 (NaN when its keys say none). */
   activity(chat: string): number {

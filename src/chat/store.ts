@@ -41,10 +41,11 @@ import { join } from "node:path";
 import { checked, type Conversation, type Item, type Rows, type Table } from "./rows";
 import { changeLine, deleteLine, putLine } from "./store-lines";
 import { Appender, readJournal, readSince, repair, replay, type Reading } from "./store-file";
-import { tryLock, type Lock } from "./store-lock";
+import { ReadOnlyError, tryLock, type Lock } from "./store-lock";
 import { State, type Change } from "./store-state";
 import { Views, type Follow } from "./store-views";
 
+export { ReadOnlyError } from "./store-lock";
 export type { Change } from "./store-state";
 export type { Follow } from "./store-views";
 
@@ -62,16 +63,6 @@ export interface StoreOptions {
   followMs?: number;
   /** How soon written lines are fsynced when nobody asks (1 s). */
   syncMs?: number;
-}
-
-/** A write in a window that only reads: another window of this workspace holds the conversations. */
-export class ReadOnlyError extends Error {
-  constructor() {
-    super(
-      "The conversations are open for writing in another window of this workspace; here they are read-only.",
-    );
-    this.name = "ReadOnlyError";
-  }
 }
 
 interface Pending {
@@ -200,12 +191,7 @@ export class Store {
 
   /** The conversations whose title or an item's text holds `query` (any case), the latest active first. */
   search(query: string): Conversation[] {
-    const q = query.trim().toLowerCase();
-    if (!q) return this.conversations();
-    return this.conversations().filter(
-      (c) =>
-        c.title.toLowerCase().includes(q) || this.items(c.id).some((i) => i.text.toLowerCase().includes(q)),
-    );
+    return this.state.search(query);
   }
 
   // ---- following ----

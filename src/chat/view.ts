@@ -50,11 +50,6 @@ function slim(item: Item): Item {
   return MARKDOWN.has(item.kind) ? { ...item, text: "" } : item;
 }
 
-/** A Plugin row as the panel sees it: whether a key is set, never the key. */
-type PanelRow<T extends Table> = T extends "plugins"
-  ? Omit<Rows[T], "secret"> & { secret: boolean }
-  : Rows[T];
-
 export class PanelView {
   private chat = "";
   private fresh = true;
@@ -202,6 +197,12 @@ export class PanelView {
 
   /** Shows the conversation `chat` ("" a new one) and follows its items. */
   openChat(chat: string): void {
+    this.show(chat);
+    this.host.send({ type: "opened", ...this.openChatState() });
+  }
+
+  /** Follows the items of `chat` ("" none) from now on. */
+  private show(chat: string): void {
     this.fresh = false;
     this.items?.();
     this.dropStreams();
@@ -209,7 +210,6 @@ export class PanelView {
     this.items = chat
       ? this.store.follow({ table: "items", where: { chat } }, (change) => this.itemChanged(change))
       : undefined;
-    this.host.send({ type: "opened", ...this.openChatState() });
   }
 
   private openChatState(): OpenChat {
@@ -231,8 +231,8 @@ export class PanelView {
     if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
     // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
     if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";
-    this.fresh = false;
-    this.openChat(this.chat);
+    // The snapshot carries the open conversation: it is rendered and sent once.
+    this.show(this.chat);
     const running = this.store
       .conversations()
       .filter((c) => this.runner?.running(c.id))
@@ -243,7 +243,7 @@ export class PanelView {
       conversations: this.store.conversations(),
       assistants: this.store.rows("assistants"),
       skills: this.store.rows("skills"),
-      plugins: this.store.rows("plugins").map((p) => this.panelRow("plugins", p)),
+      plugins: this.store.rows("plugins"),
       memories: this.store.rows("memories"),
       contexts: this.store.rows("contexts"),
       choices,
@@ -252,10 +252,6 @@ export class PanelView {
       assistant: this.store.rows("assistants")[0]?.id ?? "",
       model,
     });
-  }
-
-  private panelRow<T extends Table>(_table: T, row: Rows[T]): PanelRow<T> {
-    return row as PanelRow<T>;
   }
 
   private rowChanged(change: Change): void {

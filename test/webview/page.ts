@@ -3,7 +3,6 @@
  * the page `panelHtml` makes from 127.0.0.1 under its real CSP, and opens it in Debian's Chromium
  * with a host stub in place of VS Code's webview API.
  */
-import { existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +10,7 @@ import { extname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { chromiumArgs, chromiumPath, requireChromium } from "../../scripts/vscode.mjs";
 import type { HostMessage, PanelMessage } from "../../src/protocol/messages";
 import { panelHtml } from "../../src/vscode/html";
 import { THEMES, type Theme } from "./themes";
@@ -20,7 +20,6 @@ const root = resolve(import.meta.dirname, "../..");
 export const ARTIFACTS = join(root, ".artifacts");
 const OUT = join(ARTIFACTS, "webview");
 const SCREENSHOTS = join(ARTIFACTS, "screenshots");
-const CHROMIUM = "/usr/bin/chromium";
 
 let built: Promise<void> | undefined;
 
@@ -109,23 +108,10 @@ const STUB = `(() => {
   }, true);
 })();`;
 
-/** Chromium, or a clear failure when Debian's package is missing. */
+/** Chromium (the same one, with the same flags, as the VS Code harness), or a clear failure when it is missing. */
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`the webview tests need Chromium at ${CHROMIUM} (apt-get install chromium)`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
+  requireChromium();
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
 /** A CSP violation the page reported. */
