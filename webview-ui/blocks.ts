@@ -19,7 +19,8 @@ export class BlockText {
     const changed: number[] = [];
     for (const change of patch.blocks) {
       if (change.index < 0 || change.index > this.html.length) continue;
-      this.html[change.index] = change.append ? (this.html[change.index] ?? "") + change.html : change.html;
+      const old = this.html[change.index] ?? "";
+      this.html[change.index] = change.at === undefined ? change.html : old.slice(0, change.at) + change.html;
       changed.push(change.index);
     }
     if (patch.count < this.html.length) this.html.length = Math.max(0, patch.count);

@@ -55,15 +55,30 @@ export class Changes {
     const tail = this.appended.get(index);
     const before = this.sent[index];
     this.sent[index] = now;
-    if (tail !== undefined) return { index, html: tail, append: true };
+    if (tail !== undefined) return { index, html: tail, at: now.length - tail.length };
     if (before === undefined) return { index, html: now };
     return before !== flat(now) ? change(index, before, now) : undefined;
   }
 }
 
-/** The change that turns BEFORE into NOW: only the added part when NOW extends BEFORE. */
+/**
+ * The change that turns BEFORE into NOW: what follows the part they share at their start, or NOW
+ * whole when they share only a few characters (a tag's `<`) and NOW does not just extend BEFORE.
+ */
 export function change(index: number, before: string, now: string): BlockChange {
-  return flat(now).startsWith(flat(before))
-    ? { index, html: now.slice(before.length), append: true }
-    : { index, html: now };
+  const at = shared(flat(before), flat(now));
+  return at === 0 || (at < 16 && at < before.length)
+    ? { index, html: now }
+    : { index, html: now.slice(at), at };
+}
+
+/** How many characters A and B share at their start. */
+function shared(a: string, b: string): number {
+  if (b.startsWith(a)) return a.length;
+  const end = Math.min(a.length, b.length);
+  let at = 0;
+  // Native comparisons a chunk at a time, then character by character within the chunk.
+  for (let size = 256; size >= 1; size >>= 2)
+    while (at + size <= end && b.startsWith(a.slice(at, at + size), at)) at += size;
+  return at;
 }

@@ -9,6 +9,8 @@ const LETTER = /^\p{L}/u;
 /** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
 const LINE_END = /\n/;
 const HEADING_END = /[\n#]/;
+/** What ends a table cell's text: a pipe (unless escaped, hence the backslash) or a new line. */
+const CELL_END = /[\n|\\]/;
 /** Characters that may start a construct a later delimiter could still close. */
 const PENDING = /[*_~`[\]<\\]/;
 /** Characters that, inside a finished emphasis or strikethrough, may lean on masking past it. */
@@ -75,11 +77,15 @@ export class InlineRun {
     while (clean < tokens.length && finished(tokens[clean])) clean++;
     let offset = 0;
     const starts = tokens.map((t) => ((offset += t.raw.length), offset - t.raw.length));
-    for (let i = clean - 1; i >= 0; i--) {
+    // The first unfinished token, when it is text, is finished up to its first pending character
+    // (the lexer joins plain words and a lone "`" or "*" into one text token).
+    const last = Math.min(clean, tokens.length - 1);
+    for (let i = last; i >= 0; i--) {
       const token = tokens[i] as Tokens.Text;
       if (token.type !== "text" || token.raw !== token.text) continue;
-      // The last space inside this text token that a word follows.
-      for (let at = starts[i] + token.raw.length; at > starts[i] && at > skip; at--) {
+      const pending = i === clean ? token.raw.search(PENDING) : token.raw.length;
+      // The last space inside this text token, before anything pending, that a word follows.
+      for (let at = starts[i] + pending; at > starts[i] && at > skip; at--) {
         if (live[at - 1] !== " " || at >= live.length || /\s/.test(live[at])) continue;
         const part = token.raw.slice(0, at - starts[i]);
         const before = [...tokens.slice(0, i), { ...token, raw: part, text: part }];
@@ -137,6 +143,12 @@ export function lastInline(token: Token): { text: string; stops: RegExp } | unde
     case "list": {
       const last = (token as Tokens.List).items.at(-1)?.tokens.at(-1);
       return last && lastInline(last);
+    }
+    case "table": {
+      // The last cell of the last row that has text (a short row is padded with empty cells):
+      // its inline text ends the text until a closing pipe comes.
+      const cell = (token as Tokens.Table).rows.at(-1)?.findLast((c) => c.text !== "");
+      return cell && { text: cell.text, stops: CELL_END };
     }
     case "blockquote": {
       const last = (token as Tokens.Blockquote).tokens.at(-1);

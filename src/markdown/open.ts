@@ -30,7 +30,9 @@ export function closable(tokens: Token[], starts: number[], tail: string): numbe
     // (without the more text, the block may only have stopped at the end of the input), but not
     // past a line that starts with a letter at the margin: neither indented nor an item marker.
     const goesOn = (token.type === "list" || indented) && !LETTER.test(tail[starts[next]] ?? "");
-    const blankAfter = next < tokens.length && /\n[ \t]*\n/.test(gap) && !goesOn;
+    // A paragraph or heading is over at a blank line: nothing after it can join it.
+    const ends = next < tokens.length ? !goesOn : token.type === "paragraph" || token.type === "heading";
+    const blankAfter = ends && /\n[ \t]*\n/.test(gap);
     // Otherwise the next block's first lines must be complete: a half line such as "#" or "```"
     // can still turn back into text that continues this block.
     let lines = next < tokens.length ? settling(token, tokens[next], tail, starts[next]) : Infinity;

@@ -30,7 +30,7 @@ export function parts(
   full: string,
 ): Parts | undefined {
   if (token.type === "list") return ListItems.of(markdown, links, token as Tokens.List, start, text, full);
-  if (token.type === "table") return TableRows.of(markdown, links, start, text, full);
+  if (token.type === "table") return TableRows.of(markdown, links, token as Tokens.Table, start, text, full);
   return undefined;
 }
 
@@ -149,6 +149,7 @@ class TableRows implements Parts {
   static of(
     markdown: Markdown,
     links: Links,
+    table: Tokens.Table,
     start: number,
     text: string,
     full: string,
@@ -156,10 +157,13 @@ class TableRows implements Parts {
     const headerEnd = text.indexOf("\n", text.indexOf("\n", start) + 1) + 1;
     const head = full.indexOf("</thead>\n") + "</thead>\n".length;
     if (headerEnd <= 0 || head < "</thead>\n".length) return undefined;
+    // Rows lex behind a header of one-letter cells (as many as the real one's) and the real
+    // delimiter line: they take their cell count and alignment from those alone.
+    const delimiter = text.slice(text.indexOf("\n", start) + 1, headerEnd);
     const rows = new TableRows(
       markdown,
       links,
-      text.slice(start, headerEnd),
+      `|${"a|".repeat(table.header.length)}\n${delimiter}`,
       full.slice(0, head),
       "",
       headerEnd,

@@ -17,13 +17,14 @@ export function patch(previous: readonly Block[], next: readonly Block[], key: s
 /** BLOCKS with PATCH applied, as a replica (the panel) applies it. */
 export function apply(blocks: readonly Block[], patch: Patch): Block[] {
   const result = blocks.slice(0, patch.count).map((b) => ({ ...b }));
-  for (const { index, html, append } of patch.blocks) {
+  for (const { index, html, at } of patch.blocks) {
     if (index >= patch.count) continue;
     const key = `${patch.key}.${index}`;
-    if (append) {
+    if (at !== undefined) {
       const block = result[index];
-      if (block === undefined) throw new Error(`append to missing block ${key}`);
-      block.html += html;
+      if (block === undefined || block.html.length < at)
+        throw new Error(`change past the end of block ${key}`);
+      block.html = block.html.slice(0, at) + html;
     } else {
       result[index] = { key, html };
     }
@@ -38,12 +39,19 @@ export function apply(blocks: readonly Block[], patch: Patch): Block[] {
 export function merge(first: Patch, second: Patch): Patch {
   const changes = new Map<number, BlockChange>();
   for (const c of first.blocks) if (c.index < second.count) changes.set(c.index, c);
-  for (const c of second.blocks) {
-    const earlier = changes.get(c.index);
-    changes.set(c.index, c.append && earlier ? { ...earlier, html: earlier.html + c.html } : c);
-  }
+  for (const c of second.blocks) changes.set(c.index, combine(changes.get(c.index), c));
   const blocks = [...changes.values()].sort((a, b) => a.index - b.index);
   return { key: second.key, count: second.count, blocks };
+}
+
+/** One change of a block equivalent to FIRST then SECOND. */
+function combine(first: BlockChange | undefined, second: BlockChange): BlockChange {
+  if (first === undefined || second.at === undefined) return second;
+  const from = first.at ?? 0;
+  // SECOND keeps what FIRST left up to `second.at`: FIRST's start of the block, then its HTML.
+  if (second.at < from) return second;
+  const html = first.html.slice(0, second.at - from) + second.html;
+  return first.at === undefined ? { index: second.index, html } : { index: second.index, html, at: from };
 }
 
 /** Sends patches; `push` merges those of one item until the interval has passed since its last send. */

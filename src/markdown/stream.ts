@@ -91,7 +91,7 @@ export class MarkdownStream {
     this.carriage = added.endsWith("\r");
     if (this.carriage) added = added.slice(0, -1);
     added = added.replace(/\r\n?/g, "\n");
-    if (added !== "" && !this.appendPlain(added) && !this.appendInline(added)) {
+    if (added !== "" && !this.appendPlain(added) && !this.appendInline(added) && !this.endLine(added)) {
       this.text += added;
       if (!this.renderParts()) this.render(false);
     }
@@ -189,6 +189,25 @@ export class MarkdownStream {
       this.html[last] = html;
       this.changes.touch(last);
     }
+    this.plainFrom = -1;
+    return true;
+  }
+
+  /**
+   * Ends the line of the open block's inline text with ADDED, words then a new line: a line that
+   * ends in a word renders the same with its new line, so the block is lexed again only when the
+   * next line's text comes and decides what the new line means.
+   */
+  private endLine(added: string): boolean {
+    const words = added.slice(0, -1);
+    if (!this.run || !this.tailIsLastBlock || this.fence || added.indexOf("\n") !== words.length)
+      return false;
+    // Blanks or a backslash before the new line may make a line break once the next line comes.
+    if (/[\\ \t]/.test((words || this.text).at(-1) ?? " ")) return false;
+    if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
+    this.text += "\n";
+    this.tailIsLastBlock = false;
+    this.run = undefined;
     this.plainFrom = -1;
     return true;
   }

@@ -7,16 +7,20 @@ export interface Block {
   html: string;
 }
 
-/** One changed block: its index in the item, and its HTML (only the tail to add when `append`). */
+/**
+ * One changed block: its index in the item and its new HTML — whole, or, when `at` is set, what
+ * follows the first `at` characters of the HTML it had (which stay). A block whose HTML grew at
+ * the end gets `at` = its old length: only the added HTML travels.
+ */
 export interface BlockChange {
   index: number;
   html: string;
-  append?: true;
+  at?: number;
 }
 
 /**
- * The blocks of one item that changed since the last send: a replica keeps `count` blocks,
- * replaces (or adds) each listed block, or appends `html` to it when `append` is set.
+ * The blocks of one item that changed since the last send: a replica keeps `count` blocks and
+ * replaces (or adds) each listed block, or the part of it from `at` on.
  */
 export interface Patch {
   /** The item's key: blocks are keyed `${key}.${index}`. */

@@ -32,7 +32,7 @@ describe("the panel's replica of an answer's blocks", () => {
     const replica = new BlockText([{ key: "a.0", html: "<p>one</p>" }]);
     assert.deepEqual(replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "<p>tw" }] }), [1]);
     assert.deepEqual(
-      replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "o</p>", append: true }] }),
+      replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "o</p>", at: 5 }] }),
       [1],
     );
     assert.deepEqual(replica.html, ["<p>one</p>", "<p>two</p>"]);

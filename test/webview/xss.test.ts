@@ -54,7 +54,7 @@ describe("hostile answers in the panel", () => {
     [...payloads, ...narrowed].forEach((payload, i) => {
       const id = `c1.${i}`;
       messages.push({ type: "rows", table: "items", put: [item(id, "text", { done: false })], delete: [] });
-      // Whole, and split in two appends, as a stream would deliver it.
+      // Whole, and split in two, the second half added at the end, as a stream would deliver it.
       messages.push({ type: "blocks", patch: { key: id, count: 1, blocks: [{ index: 0, html: payload }] } });
       const half = Math.floor(payload.length / 2);
       messages.push({
@@ -63,7 +63,7 @@ describe("hostile answers in the panel", () => {
       });
       messages.push({
         type: "blocks",
-        patch: { key: id, count: 2, blocks: [{ index: 1, html: payload.slice(half), append: true }] },
+        patch: { key: id, count: 2, blocks: [{ index: 1, html: payload.slice(half), at: half }] },
       });
     });
     await panel.send(...messages);

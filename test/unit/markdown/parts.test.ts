@@ -153,11 +153,13 @@ describe("stream, tables and lists growing row by row and item by item", () => {
   it("sends a new table row and a new list item as appends of their own HTML", () => {
     const table = stream("k");
     table.append("| a | b |\n|---|---|\n| 1 | 2 |\n");
+    const rows = table.blocks()[0].html.length;
     assert.deepEqual(table.append("| 3 | 4 |").blocks, [
-      { index: 0, html: "</td>\n</tr>\n<tr>\n<td>3</td>\n<td>4", append: true },
+      { index: 0, html: "</td>\n</tr>\n<tr>\n<td>3</td>\n<td>4", at: rows },
     ]);
     const list = stream("k");
     list.append("- one\n- two");
-    assert.deepEqual(list.append("\n- three").blocks, [{ index: 0, html: "</li>\n<li>three", append: true }]);
+    const items = list.blocks()[0].html.length;
+    assert.deepEqual(list.append("\n- three").blocks, [{ index: 0, html: "</li>\n<li>three", at: items }]);
   });
 });

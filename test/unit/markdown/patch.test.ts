@@ -14,7 +14,7 @@ describe("patch", () => {
       key: "k",
       count: 4,
       blocks: [
-        { index: 1, html: " world", append: true },
+        { index: 1, html: " world", at: 8 },
         { index: 2, html: "<ul>\n<li>y" },
         { index: 3, html: "<p>z" },
       ],
@@ -28,10 +28,22 @@ describe("patch", () => {
     assert.deepEqual(apply(before, patch(before, after, "k")), after);
   });
 
-  it("refuses a patch that appends to a block the replica lacks", () => {
+  it("keeps the start a block shares with its new HTML and sends the rest", () => {
+    const before = blocks("<p>Some words and **bo", "<p>x");
+    const after = blocks("<p>Some words and <strong>bold", "<p>x");
+    const p = patch(before, after, "k");
+    assert.deepEqual(p.blocks, [{ index: 0, html: "<strong>bold", at: 18 }]);
+    assert.deepEqual(apply(before, p), after);
+  });
+
+  it("refuses a patch that changes a block the replica lacks, or past its end", () => {
     assert.throws(
-      () => apply([], { key: "k", count: 1, blocks: [{ index: 0, html: "x", append: true }] }),
-      /missing/,
+      () => apply([], { key: "k", count: 1, blocks: [{ index: 0, html: "x", at: 0 }] }),
+      /past the end/,
+    );
+    assert.throws(
+      () => apply(blocks("<p>"), { key: "k", count: 1, blocks: [{ index: 0, html: "x", at: 4 }] }),
+      /past the end/,
     );
     assert.throws(() => apply([], { key: "k", count: 2, blocks: [{ index: 1, html: "x" }] }), /gap/);
   });
@@ -42,7 +54,17 @@ describe("patch", () => {
     const end = blocks("<p>a!?", "<p>B.", "<p>c", "<p>d");
     const merged = merge(patch(start, middle, "k"), patch(middle, end, "k"));
     assert.deepEqual(apply(start, merged), end);
-    assert.deepEqual(merged.blocks[0], { index: 0, html: "!?", append: true });
+    assert.deepEqual(merged.blocks[0], { index: 0, html: "!?", at: 4 });
+    // A later change that keeps less than an earlier one kept wins alone; one that keeps more
+    // carries the earlier one's HTML up to where it starts.
+    const word = blocks("<p>Some words and **bo");
+    const bold = blocks("<p>Some words and <strong>bo");
+    const bolder = blocks("<p>Some words and <strong>bold</strong>");
+    const two = merge(patch(word, bold, "k"), patch(bold, bolder, "k"));
+    assert.deepEqual(two.blocks, [{ index: 0, html: "<strong>bold</strong>", at: 18 }]);
+    assert.deepEqual(apply(word, two), bolder);
+    const back = blocks("<p>S");
+    assert.deepEqual(apply(word, merge(patch(word, bold, "k"), patch(bold, back, "k"))), back);
     const shrunk = merge(patch(end, middle, "k"), patch(middle, blocks("<p>a"), "k"));
     assert.deepEqual(apply(end, shrunk), blocks("<p>a"));
   });
@@ -68,7 +90,7 @@ describe("coalesce", () => {
     for (const p of sent) replica = apply(replica, p);
     assert.deepEqual(replica, state);
     assert.deepEqual(sent[1].blocks, [
-      { index: 0, html: "bc", append: true },
+      { index: 0, html: "bc", at: 4 },
       { index: 1, html: "<p>d" },
     ]);
     sender.dispose();
@@ -79,13 +101,13 @@ describe("coalesce", () => {
     const sender = coalesce((p) => sent.push(p), 1000);
     sender.push({ key: "a", count: 1, blocks: [{ index: 0, html: "1" }] });
     sender.push({ key: "b", count: 1, blocks: [{ index: 0, html: "2" }] });
-    sender.push({ key: "a", count: 1, blocks: [{ index: 0, html: "3", append: true }] });
+    sender.push({ key: "a", count: 1, blocks: [{ index: 0, html: "3", at: 1 }] });
     assert.deepEqual(
       sent.map((p) => p.key),
       ["a", "b"],
     );
     sender.dispose();
-    assert.deepEqual(sent[2], { key: "a", count: 1, blocks: [{ index: 0, html: "3", append: true }] });
+    assert.deepEqual(sent[2], { key: "a", count: 1, blocks: [{ index: 0, html: "3", at: 1 }] });
     sender.push({ key: "c", count: 0, blocks: [] });
     assert.equal(sent.length, 4);
     sender.dispose();

@@ -90,23 +90,25 @@ describe("stream", () => {
   it("sends words typed into a paragraph as appends of just their HTML", () => {
     const renderer = stream("k");
     renderer.append("First paragraph.\n\nSecond **bold** one");
+    const had = renderer.blocks()[1].html.length;
     const patch = renderer.append(" grows & more");
     assert.deepEqual(patch, {
       key: "k",
       count: 2,
-      blocks: [{ index: 1, html: " grows &amp; more", append: true }],
+      blocks: [{ index: 1, html: " grows &amp; more", at: had }],
     });
   });
 
   it("sends a code block streaming line by line as appends", () => {
     const renderer = stream("k");
     renderer.append("```python\n");
+    const had = renderer.blocks()[0].html.length;
     const patches = ["def f():\n", "    return '<1>'\n"].map((p) => renderer.append(p));
     assert.deepEqual(
       patches.map((p) => p.blocks),
       [
-        [{ index: 0, html: "def f():\n", append: true }],
-        [{ index: 0, html: "    return &#39;&lt;1&gt;&#39;\n", append: true }],
+        [{ index: 0, html: "def f():\n", at: had }],
+        [{ index: 0, html: "    return &#39;&lt;1&gt;&#39;\n", at: had + "def f():\n".length }],
       ],
     );
   });
@@ -183,6 +185,56 @@ describe("stream, inline text typed into the open block", () => {
         replica = apply(replica, renderer.end());
         assert.deepEqual(replica, keyed(text, "k"), `seed ${seed}, text ${n}`);
       }
+    }
+  });
+
+  it("shows what rendering at once shows for random words mixed with every inline delimiter", function () {
+    this.timeout(30_000);
+    // Words and the characters that open, close or escape inline constructs, typed in small
+    // deltas: wherever the run's cut lands, the open block must equal a one-shot render.
+    const pieces = [
+      "word",
+      "more",
+      " ",
+      " ",
+      " ",
+      "*",
+      "**",
+      "_",
+      "`",
+      "~~",
+      "[",
+      "]",
+      "(",
+      ")",
+      "<",
+      ">",
+      "\\",
+      "&",
+      "!",
+      "x.com",
+      "www.",
+      ":",
+    ];
+    for (let seed = 1; seed <= 60; seed++) {
+      const next = random(500 + seed);
+      let text = "Start";
+      while (text.length < 160) text += pieces[Math.floor(next() * pieces.length)];
+      const renderer = stream("k");
+      let prefix = "";
+      for (const piece of split(text, next, 4)) {
+        renderer.append(piece);
+        prefix += piece;
+        const once = stream("k");
+        once.append(prefix);
+        assert.deepEqual(
+          renderer.blocks(),
+          once.blocks(),
+          `seed ${seed} at ${prefix.length}: ${JSON.stringify(prefix)}`,
+        );
+      }
+      renderer.end();
+      assert.deepEqual(renderer.blocks(), keyed(text, "k"), `seed ${seed}`);
     }
   });
 
