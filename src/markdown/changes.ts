@@ -1,63 +1,96 @@
 // What changed in an item's blocks since the last patch, kept as it happens so that a patch costs
-// work in proportion to the changed blocks, not to the whole answer.
+// work in proportion to what changed, not to the blocks' size: a block known to keep its start is
+// neither compared nor copied whole; only its new end is compared with the end last sent.
 import type { BlockChange, Patch } from "../protocol/blocks";
 import { flat } from "./html";
 
-/** The blocks touched or appended to since the last patch, and the HTML last sent for each. */
+/** A block's change since the last patch: unknown (compared when taken), or its new end. */
+type Pending = typeof UNKNOWN | { at: number; html: string };
+const UNKNOWN = "unknown";
+/** The longest end of a sent block kept apart to compare the next change with. */
+const KEPT_END = 4096;
+
+/** The end of a block's HTML as last sent: `html` from offset `at` on. */
+interface End {
+  at: number;
+  html: string;
+}
+
+/** The blocks changed since the last patch, and the HTML last sent for each. */
 export class Changes {
   private sent: string[] = [];
-  private readonly touched = new Set<number>();
-  private readonly appended = new Map<number, string>();
+  private ends: (End | undefined)[] = [];
+  private readonly pending = new Map<number, Pending>();
 
   /** Block INDEX may have changed in any way: the next patch compares it with what was sent. */
   touch(index: number): void {
-    this.touched.add(index);
-    this.appended.delete(index);
+    this.pending.set(index, UNKNOWN);
   }
 
   /** HTML was added at the end of block INDEX. */
   append(index: number, html: string): void {
-    if (this.touched.has(index)) return;
-    this.appended.set(index, (this.appended.get(index) ?? "") + html);
+    const known = this.pending.get(index);
+    if (known === UNKNOWN) return;
+    if (known) known.html += html;
+    else if (this.sent[index] === undefined) this.touch(index);
+    else this.pending.set(index, { at: this.sent[index].length, html });
+  }
+
+  /** Block INDEX keeps its first AT characters (as they stand now) and then has HTML. */
+  replaceFrom(index: number, at: number, html: string): void {
+    const known = this.pending.get(index);
+    if (known === UNKNOWN) return;
+    if (known && at >= known.at) known.html = known.html.slice(0, at - known.at) + html;
+    else if (this.sent[index] === undefined) this.touch(index);
+    else this.pending.set(index, { at, html });
   }
 
   /** Nothing was sent: the next patch gives every block. */
   forget(): void {
     for (let i = 0; i < this.sent.length; i++) this.touch(i);
     this.sent = [];
+    this.ends = [];
   }
 
   /** The patch for the item KEY whose blocks are now HTML; what it gives counts as sent. */
   take(key: string, html: readonly string[]): Patch {
-    let blocks: BlockChange[] = [];
-    if (this.touched.size + this.appended.size === 1) {
-      // Most patches change one block: no list of indices to build and sort, no spare room.
-      const [index] = this.touched.size === 1 ? this.touched : this.appended.keys();
-      const one = this.changeOf(index, html);
-      if (one) blocks = [one];
-    } else if (this.touched.size + this.appended.size > 1) {
-      const indices = [...this.touched, ...this.appended.keys()].sort((a, b) => a - b);
-      for (const index of indices) {
-        const one = this.changeOf(index, html);
-        if (one) blocks.push(one);
-      }
+    const blocks: BlockChange[] = [];
+    for (const [index, known] of this.pending) {
+      if (index >= html.length) continue;
+      const one = known === UNKNOWN ? this.compared(index, html[index]) : this.trimmed(index, known);
+      this.sent[index] = html[index];
+      if (one) blocks.push(one);
     }
-    if (this.sent.length > html.length) this.sent.length = html.length;
-    this.touched.clear();
-    this.appended.clear();
+    if (blocks.length > 1) blocks.sort((a, b) => a.index - b.index);
+    if (this.sent.length > html.length) this.sent.length = this.ends.length = html.length;
+    this.pending.clear();
     return { key, count: html.length, blocks };
   }
 
-  /** What to send for block INDEX, now HTML[INDEX], if anything; it then counts as sent. */
-  private changeOf(index: number, html: readonly string[]): BlockChange | undefined {
-    if (index >= html.length) return undefined;
-    const now = html[index];
-    const tail = this.appended.get(index);
+  /** The change of block INDEX, now NOW, found by comparing it with what was sent. */
+  private compared(index: number, now: string): BlockChange | undefined {
     const before = this.sent[index];
-    this.sent[index] = now;
-    if (tail !== undefined) return { index, html: tail, at: now.length - tail.length };
+    this.ends[index] = now.length <= KEPT_END ? { at: 0, html: now } : undefined;
     if (before === undefined) return { index, html: now };
     return before !== flat(now) ? change(index, before, now) : undefined;
+  }
+
+  /** CHANGE of block INDEX without the start it shares with the block's end as last sent. */
+  private trimmed(index: number, change: End): BlockChange | undefined {
+    const end = this.ends[index];
+    let { at, html } = change;
+    if (end && at >= end.at) {
+      const old = end.html.slice(at - end.at);
+      const same = shared(old, html);
+      if (same === html.length && same === old.length) return undefined;
+      at += same;
+      html = html.slice(same);
+      end.html = end.html.slice(0, at - end.at) + html;
+      if (end.html.length > KEPT_END) this.ends[index] = { at, html };
+    } else {
+      this.ends[index] = { at, html };
+    }
+    return { index, html, at };
   }
 }
 

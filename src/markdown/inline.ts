@@ -36,15 +36,26 @@ function finished(token: Token): boolean {
   }
 }
 
+/** The open block's HTML after a render, and what follows its first `at` characters, which it kept. */
+export interface Shown {
+  html: string;
+  /** Unset when the render may have changed the block anywhere (its HTML is then compared). */
+  change?: { at: number; html: string };
+}
+
 /**
  * The inline text of the open block, from source offset `start` to the end of the text. Its HTML
  * is `head`, then the HTML of the frozen part (start..cut), then that of the live part. A cut is
  * only ever placed after a space, before a word, where every construct before it is finished:
- * there, lexing the two parts apart gives the HTML of lexing them together.
+ * there, lexing the two parts apart gives the HTML of lexing them together. The run keeps its own
+ * copy of the text from the cut on, so that a delta reads only that, never the whole text.
  */
 export class InlineRun {
   private cut: number;
   private frozen = "";
+  /** How much of `frozen` the block's HTML showed when last rendered, and what was frozen since. */
+  private shownFrozen = 0;
+  private fresh = "";
   /** The block's HTML before its inline text (`<p>`, `<ul>\n<li>`…). */
   head = "";
 
@@ -55,18 +66,35 @@ export class InlineRun {
     readonly start: number,
     /** Characters that could change the block's structure, not just its inline text. */
     readonly stops: RegExp,
+    /** The text from the cut to the end of the item's text, trailing blanks included. */
+    public source: string,
   ) {
     this.cut = start;
   }
 
-  /** The block's open HTML when its inline text is TEXT[start..end] (END excludes trailing blanks). */
-  render(text: string, end: number): string {
+  /** Adds TEXT at the end of the inline text. */
+  add(text: string): void {
+    this.source += text;
+  }
+
+  /** The block's open HTML for the inline text as it stands (without its trailing blanks). */
+  render(): Shown {
     // After a cut the live part is lexed behind a space, as it stands in the whole text.
     const context = this.cut > this.start ? " " : "";
-    const live = context + text.slice(this.cut, end);
+    const live = context + this.source.slice(0, blankEnd(this.source));
     const tokens = this.markdown.inlineTokens(live, this.links);
     const html = this.markdown.renderInline(tokens).slice(context.length);
-    const shown = this.head + opening(this.frozen + html);
+    // Closing tags end the open HTML only while the live part shows nothing after them.
+    const opened = opening(html);
+    const shown: Shown =
+      opened === ""
+        ? { html: this.head + opening(this.frozen + html) }
+        : {
+            html: this.head + this.frozen + opened,
+            change: { at: this.head.length + this.shownFrozen, html: this.fresh + opened },
+          };
+    this.shownFrozen = this.frozen.length;
+    this.fresh = "";
     this.advance(tokens, live, context.length);
     return shown;
   }
@@ -89,8 +117,11 @@ export class InlineRun {
         if (live[at - 1] !== " " || at >= live.length || /\s/.test(live[at])) continue;
         const part = token.raw.slice(0, at - starts[i]);
         const before = [...tokens.slice(0, i), { ...token, raw: part, text: part }];
-        this.frozen += this.markdown.renderInline(before).slice(skip);
+        const frozen = this.markdown.renderInline(before).slice(skip);
+        this.frozen += frozen;
+        this.fresh += frozen;
         this.cut += at - skip;
+        this.source = this.source.slice(at - skip);
         return;
       }
     }

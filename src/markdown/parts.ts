@@ -5,9 +5,14 @@ import type { Token, Tokens } from "marked";
 import { flat, opening } from "./html";
 import { hasDefinition, type Links, type Markdown } from "./render";
 
-/** The open block's HTML after a delta, and the token of its unfinished part (for its inline text). */
+/**
+ * The open block's HTML after a delta, `head` then `tail`, and the token of its unfinished part
+ * (for its inline text). When `kept`, the block's HTML still starts with `head` as last shown.
+ */
 export interface Grown {
-  html: string;
+  head: string;
+  tail: string;
+  kept: boolean;
   token: Token;
 }
 
@@ -32,6 +37,26 @@ export function parts(
   if (token.type === "list") return ListItems.of(markdown, links, token as Tokens.List, start, text, full);
   if (token.type === "table") return TableRows.of(markdown, links, token as Tokens.Table, start, text, full);
   return undefined;
+}
+
+/**
+ * A list's or table's open HTML: HEAD, then FRESH (parts finished since it was last shown), then
+ * OWN (the current part and the closing tags) without its closing tags. It keeps HEAD if it was
+ * last shown that way too (KEPT); `shaped` tells whether it is shown that way now.
+ */
+function shown(
+  head: string,
+  fresh: string,
+  own: string,
+  token: Token,
+  kept: boolean,
+): Grown & { shaped: boolean } {
+  const opened = opening(own);
+  // Closing tags end the open HTML only while the current part shows nothing after them.
+  if (opened === "")
+    return { head: "", tail: opening(head + fresh + own), kept: false, token, shaped: false };
+  if (!kept) return { head: "", tail: head + fresh + opened, kept, token, shaped: true };
+  return { head, tail: fresh + opened, kept, token, shaped: true };
 }
 
 /** The body of a list's HTML: its items, without the `<ul>`/`<ol>` line and the closing tag. */
@@ -68,7 +93,15 @@ class ListItems implements Parts {
     private done: string,
     /** Where the current item starts in the open text. */
     private itemStart: number,
-  ) {}
+  ) {
+    this.shown = done;
+  }
+
+  /** The finished items' HTML when the list was last shown, and what was finished since. */
+  private shown: string;
+  private fresh = "";
+  /** Whether the list's HTML was last shown as its head, the finished items, then the current one. */
+  private kept = true;
 
   static of(
     markdown: Markdown,
@@ -94,7 +127,7 @@ class ListItems implements Parts {
     const current = run.finish(list, text);
     const own = items(markdown.render(current), close);
     if (own === undefined || !flat(body).endsWith(own)) return undefined;
-    run.done = body.slice(0, body.length - own.length);
+    run.done = run.shown = body.slice(0, body.length - own.length);
     return run;
   }
 
@@ -108,10 +141,15 @@ class ListItems implements Parts {
       const html = items(this.markdown.render({ ...list, items: [item] }), this.close);
       if (html === undefined) return undefined;
       this.done += html;
+      this.fresh += html;
     }
     const own = items(this.markdown.render(current), this.close);
     if (own === undefined) return undefined;
-    return { html: opening(this.head + this.done + own + this.close), token: current };
+    const grown = shown(this.head + this.shown, this.fresh, own + this.close, current, this.kept);
+    this.kept = grown.shaped;
+    this.shown = this.done;
+    this.fresh = "";
+    return grown;
   }
 
   /** Moves the current item past the items of LIST (lexed from it) that are finished; the rest. */
@@ -146,6 +184,12 @@ class TableRows implements Parts {
     private rowStart: number,
   ) {}
 
+  /** The finished rows' HTML when the table was last shown, and what was finished since. */
+  private shown = "";
+  private fresh = "";
+  /** Whether the table's HTML was last shown as its head, the finished rows, then the current one. */
+  private kept = false;
+
   static of(
     markdown: Markdown,
     links: Links,
@@ -168,8 +212,8 @@ class TableRows implements Parts {
       "",
       headerEnd,
     );
-    const shown = rows.render(text);
-    if (shown === undefined || shown.html !== opening(full)) return undefined;
+    const grown = rows.render(text);
+    if (grown === undefined || grown.head + grown.tail !== opening(full)) return undefined;
     return rows;
   }
 
@@ -191,14 +235,26 @@ class TableRows implements Parts {
       const html = this.body({ ...table, rows: table.rows.slice(0, finished) });
       if (html === undefined) return undefined;
       this.done += html;
+      this.fresh += html;
       this.rowStart += end;
     }
     const current = finished > 0 ? { ...table, rows: table.rows.slice(finished) } : table;
     const own = this.body(current);
     if (own === undefined) return undefined;
-    const rows = this.done + own;
-    const html = this.head + (rows === "" ? "" : `<tbody>${rows}</tbody>`) + "</table>\n";
-    return { html: opening(html), token: current };
+    const grown =
+      this.done + own === ""
+        ? { head: "", tail: opening(this.head + "</table>\n"), kept: false, token: current, shaped: false }
+        : shown(
+            this.head + "<tbody>" + this.shown,
+            this.fresh,
+            own + "</tbody></table>\n",
+            current,
+            this.kept,
+          );
+    this.kept = grown.shaped;
+    this.shown = this.done;
+    this.fresh = "";
+    return grown;
   }
 
   /** The rows of TABLE as HTML, without the header and the body's tags. */

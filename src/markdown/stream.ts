@@ -9,7 +9,7 @@ import { Markdown, definitions, hasDefinition, type Links, type RenderOptions } 
 import { parts, type Parts } from "./parts";
 import { Changes } from "./changes";
 import { closable, openFence, type Fence } from "./open";
-import { InlineRun, blankEnd, decided, lastInline } from "./inline";
+import { InlineRun, blankEnd, decided, lastInline, type Shown } from "./inline";
 
 /** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
 const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
@@ -46,6 +46,8 @@ export class MarkdownStream {
   private rendered = new Map<string, string>();
   /** The last block renders the end of the text, so words typed there append to its HTML. */
   private tailIsLastBlock = false;
+  /** A short string the last block's HTML ends with (read instead of the whole, which may be a rope). */
+  private ending = "";
   /** The last block holds a code block, whose colours plain words can change. */
   private tailHasCode = false;
   /** Where the plain run that ends the last block's HTML starts in the text; -1 when unknown. */
@@ -112,6 +114,7 @@ export class MarkdownStream {
   private reset(): void {
     this.text = this.source = "";
     this.carriage = this.ended = this.tailIsLastBlock = false;
+    this.ending = "";
     this.closedCount = 0;
     this.html.length = 0;
     this.references.clear();
@@ -138,6 +141,7 @@ export class MarkdownStream {
     // Words that can grow into an autolink or an entity change with every letter.
     if (/[&:@\\<]|www\./i.test(line.word + pending)) return false;
     this.text += added;
+    this.run?.add(added);
     const shown = pending.replace(/[ \t]+$/, "");
     line.blanks = pending.slice(shown.length);
     if (shown === "") return true;
@@ -152,21 +156,25 @@ export class MarkdownStream {
    * where it starts and the end of the line, so that words appended after it need no check again.
    */
   private checkPlainEnd(): boolean {
-    const text = this.text;
-    const lineStart = text.lastIndexOf("\n") + 1;
+    // An inline run holds the end of the line, and its start is decided: only that is read.
+    const run = this.run;
+    const text = run ? run.source : this.text;
+    const lineStart = run ? 0 : text.lastIndexOf("\n") + 1;
     let end = text.length;
     while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
     let runStart = end;
     while (runStart > lineStart && RUN.test(text[runStart - 1])) runStart--;
     let core = text.slice(runStart, end).trimStart();
-    if (runStart === lineStart || text.slice(lineStart, runStart).trim() === "") {
+    if (!run && (runStart === lineStart || text.slice(lineStart, runStart).trim() === "")) {
       // Text that starts its line could still become a list marker, a rule or an underline,
       // unless a letter follows a list marker or starts the line.
       const marker = LINE_START.exec(core);
       if (!marker) return false;
       core = core.slice(marker[0].length);
     }
-    if (core === "" || !flat(this.html[this.html.length - 1]).endsWith(escape(core))) return false;
+    const own = escape(core);
+    const html = own.length <= this.ending.length ? this.ending : flat(this.html[this.html.length - 1]);
+    if (core === "" || !html.endsWith(own)) return false;
     this.plainFrom = end - core.length;
     const wordStart =
       Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
@@ -183,12 +191,8 @@ export class MarkdownStream {
     const run = this.run;
     if (!run || !this.tailIsLastBlock || this.fence || run.stops.test(added)) return false;
     this.text += added;
-    const html = run.render(this.text, blankEnd(this.text));
-    const last = this.html.length - 1;
-    if (html !== this.html[last]) {
-      this.html[last] = html;
-      this.changes.touch(last);
-    }
+    run.add(added);
+    this.show(run.render());
     this.plainFrom = -1;
     return true;
   }
@@ -219,20 +223,37 @@ export class MarkdownStream {
       this.parts = undefined;
       return false;
     }
-    const last = this.html.length - 1;
-    if (grown.html !== this.html[last]) {
-      this.html[last] = grown.html;
-      this.changes.touch(last);
-    }
+    this.show(
+      grown.kept
+        ? { html: grown.head + grown.tail, change: { at: grown.head.length, html: grown.tail } }
+        : { html: grown.head + grown.tail },
+    );
     this.plainFrom = -1;
     this.tailIsLastBlock = true;
-    this.tailHasCode = grown.html.includes("<pre");
-    this.run = this.inlineRun(grown.token);
+    // Only the current item or row can hold the end of the text.
+    this.tailHasCode = grown.tail.includes("<pre");
+    this.run = this.inlineRun(grown.token, grown.head, grown.tail);
     return true;
   }
 
-  /** The inline run of TOKEN, the only open block, when its last line is one decided by a letter. */
-  private inlineRun(token: Token): InlineRun | undefined {
+  /** Makes SHOWN the last block's HTML. */
+  private show(shown: Shown): void {
+    const last = this.html.length - 1;
+    this.html[last] = shown.html;
+    if (shown.change) {
+      this.changes.replaceFrom(last, shown.change.at, shown.change.html);
+      this.ending = shown.change.html;
+    } else {
+      this.changes.touch(last);
+      this.ending = shown.html;
+    }
+  }
+
+  /**
+   * The inline run of TOKEN, the only open block whose HTML is HEAD then TAIL, when its last line
+   * is one decided by a letter.
+   */
+  private inlineRun(token: Token, head: string, tail: string): InlineRun | undefined {
     const inline = lastInline(token);
     if (!inline) return undefined;
     const text = inline.text.replace(/[ \t]+$/, "");
@@ -240,12 +261,11 @@ export class MarkdownStream {
     const start = end - text.length;
     if (text.includes("\n") || !decided(text) || start < 0) return undefined;
     if (this.text.slice(start, end) !== text) return undefined;
-    const run = new InlineRun(this.markdown, this.links, start, inline.stops);
+    const run = new InlineRun(this.markdown, this.links, start, inline.stops, this.text.slice(start));
     // The block's HTML must end with the inline text's own: what comes before it is the head.
-    const html = this.html[this.html.length - 1];
-    const own = run.render(this.text, end);
-    if (own === "" || !flat(html).endsWith(flat(own))) return undefined;
-    run.head = html.slice(0, html.length - own.length);
+    const own = run.render().html;
+    if (own === "" || !flat(tail).endsWith(own)) return undefined;
+    run.head = head + tail.slice(0, tail.length - own.length);
     return run;
   }
 
@@ -265,6 +285,8 @@ export class MarkdownStream {
   private grow(index: number, html: string): void {
     this.html[index] += html;
     this.changes.append(index, html);
+    // Kept short: reading it flattens it.
+    this.ending = this.ending.length < 1024 ? this.ending + html : html;
   }
 
   /** Lexes the open part of the text, closes the blocks that can no longer change, renders the rest. */
@@ -364,6 +386,7 @@ export class MarkdownStream {
       this.changes.touch(this.html.length);
       this.html.push(html);
       if (last) {
+        this.ending = html;
         this.tailIsLastBlock = true;
         this.tailHasCode = !fence && html.includes("<pre");
       }
@@ -375,7 +398,7 @@ export class MarkdownStream {
     const apart = this.html.length === this.closedCount + 1 || BLANK_BEFORE.test(tail.slice(0, lastStart));
     // The run lexes with the closed blocks' definitions only: one in an open block would be missed.
     if (!final && this.tailIsLastBlock && !this.fence && apart && !tokens.some(hasDefinition))
-      this.run = this.inlineRun(tokens[tokens.length - 1]);
+      this.run = this.inlineRun(tokens[tokens.length - 1], "", this.html[this.html.length - 1]);
     this.parts = final ? undefined : this.partsOf(tokens, tail);
     if (final) {
       this.closedCount = this.html.length;
