@@ -20,29 +20,36 @@ interface End {
 export class Changes {
   private sent: string[] = [];
   private ends: (End | undefined)[] = [];
-  private readonly pending = new Map<number, Pending>();
+  /** The changed blocks' indexes, and each one's change (plain arrays: a patch allocates little). */
+  private readonly changed: number[] = [];
+  private readonly pending: (Pending | undefined)[] = [];
 
   /** Block INDEX may have changed in any way: the next patch compares it with what was sent. */
   touch(index: number): void {
-    this.pending.set(index, UNKNOWN);
+    this.set(index, UNKNOWN);
   }
 
   /** HTML was added at the end of block INDEX. */
   append(index: number, html: string): void {
-    const known = this.pending.get(index);
+    const known = this.pending[index];
     if (known === UNKNOWN) return;
     if (known) known.html += html;
     else if (this.sent[index] === undefined) this.touch(index);
-    else this.pending.set(index, { at: this.sent[index].length, html });
+    else this.set(index, { at: this.sent[index].length, html });
   }
 
   /** Block INDEX keeps its first AT characters (as they stand now) and then has HTML. */
   replaceFrom(index: number, at: number, html: string): void {
-    const known = this.pending.get(index);
+    const known = this.pending[index];
     if (known === UNKNOWN) return;
     if (known && at >= known.at) known.html = known.html.slice(0, at - known.at) + html;
     else if (this.sent[index] === undefined) this.touch(index);
-    else this.pending.set(index, { at, html });
+    else this.set(index, { at, html });
+  }
+
+  private set(index: number, change: Pending): void {
+    if (this.pending[index] === undefined) this.changed.push(index);
+    this.pending[index] = change;
   }
 
   /** Nothing was sent: the next patch gives every block. */
@@ -55,7 +62,9 @@ export class Changes {
   /** The patch for the item KEY whose blocks are now HTML; what it gives counts as sent. */
   take(key: string, html: readonly string[]): Patch {
     const blocks: BlockChange[] = [];
-    for (const [index, known] of this.pending) {
+    for (const index of this.changed) {
+      const known = this.pending[index] as Pending;
+      this.pending[index] = undefined;
       if (index >= html.length) continue;
       const one = known === UNKNOWN ? this.compared(index, html[index]) : this.trimmed(index, known);
       this.sent[index] = html[index];
@@ -63,7 +72,7 @@ export class Changes {
     }
     if (blocks.length > 1) blocks.sort((a, b) => a.index - b.index);
     if (this.sent.length > html.length) this.sent.length = this.ends.length = html.length;
-    this.pending.clear();
+    this.changed.length = 0;
     return { key, count: html.length, blocks };
   }
 

@@ -16,6 +16,7 @@ const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
 /** Quotes may end a reference definition's title, so they are plain only on a line without "[". */
 const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
 const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
+const QUOTE = /['"]/;
 /** A line start decided by a letter, after a list marker or not. */
 const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
@@ -34,7 +35,9 @@ interface PlainEnd {
 export class MarkdownStream {
   /** The open part of the text: everything before it is in closed blocks. */
   private text = "";
+  /** The text as given (CRs and all), its last deltas kept apart until `update` reads it. */
   private source = "";
+  private deltas: string[] = [];
   private carriage = false;
   private ended = false;
   private readonly html: string[] = [];
@@ -58,7 +61,8 @@ export class MarkdownStream {
   private run: InlineRun | undefined;
   /** The open list or table, when it is the only open block and re-renders its last part only. */
   private parts: Parts | undefined;
-  private fence: Fence | undefined;
+  /** The open fenced code block, and the start of its open line. */
+  private fence: (Fence & { line: string }) | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
 
@@ -81,6 +85,10 @@ export class MarkdownStream {
 
   /** Sets the whole text; when it extends the last one only the added part is rendered. */
   update(text: string): Patch {
+    if (this.deltas.length > 0) {
+      this.source += this.deltas.join("");
+      this.deltas.length = 0;
+    }
     if (this.ended || !text.startsWith(this.source)) this.reset();
     return this.append(text.slice(this.source.length));
   }
@@ -88,11 +96,13 @@ export class MarkdownStream {
   /** Adds DELTA to the text and returns the patch since the last one. */
   append(delta: string): Patch {
     if (this.ended) throw new Error("the text has ended");
-    this.source += delta;
-    let added = (this.carriage ? "\r" : "") + delta;
-    this.carriage = added.endsWith("\r");
-    if (this.carriage) added = added.slice(0, -1);
-    added = added.replace(/\r\n?/g, "\n");
+    this.deltas.push(delta);
+    let added = this.carriage ? "\r" + delta : delta;
+    if (added.includes("\r")) {
+      this.carriage = added.endsWith("\r");
+      if (this.carriage) added = added.slice(0, -1);
+      added = added.replace(/\r\n?/g, "\n");
+    }
     if (added !== "" && !this.appendPlain(added) && !this.appendInline(added) && !this.endLine(added)) {
       this.text += added;
       if (!this.renderParts()) this.render(false);
@@ -113,6 +123,7 @@ export class MarkdownStream {
 
   private reset(): void {
     this.text = this.source = "";
+    this.deltas.length = 0;
     this.carriage = this.ended = this.tailIsLastBlock = false;
     this.ending = "";
     this.closedCount = 0;
@@ -145,7 +156,7 @@ export class MarkdownStream {
     const shown = pending.replace(/[ \t]+$/, "");
     line.blanks = pending.slice(shown.length);
     if (shown === "") return true;
-    this.grow(this.html.length - 1, escape(shown));
+    this.grow(this.html.length - 1, QUOTE.test(shown) ? escape(shown) : shown);
     const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
     line.word = blank < 0 ? line.word + shown : shown.slice(blank + 1);
     return true;
@@ -271,12 +282,15 @@ export class MarkdownStream {
 
   /** Appends ADDED to an open fenced code block unless one of its lines may close the fence. */
   private appendCode(added: string): boolean {
-    const fence = this.fence as Fence;
-    const lines = (this.text.slice(this.text.lastIndexOf("\n") + 1) + added).split("\n");
+    const fence = this.fence as Fence & { line: string };
+    const lines = (fence.line + added).split("\n");
     for (const line of lines) {
       const body = line.trimStart();
       if (body[0] === fence.char && line.length - body.length <= 3) return false;
     }
+    // Only the start of the last line is kept: a fence needs at most three spaces before it.
+    const last = lines[lines.length - 1];
+    fence.line = last.length > 8 ? last.slice(0, 8) : last;
     this.text += added;
     this.grow(this.html.length - 1, escape(added));
     return true;
@@ -375,7 +389,7 @@ export class MarkdownStream {
       if (fence) {
         const contentStart = tail.indexOf("\n", start) + 1;
         html = openCodeBlock(fence.info) + (contentStart > 0 ? escape(tail.slice(contentStart)) : "");
-        if (contentStart > 0) this.fence = fence;
+        if (contentStart > 0) this.fence = { ...fence, line: tail.slice(tail.lastIndexOf("\n") + 1) };
       } else {
         // A block before the last one is often unchanged: reuse its HTML (a code block's colours).
         const full = rendered.get(source(token)) ?? this.markdown.render(token);
