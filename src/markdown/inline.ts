@@ -2,10 +2,12 @@
 // rendered on each delta from its last safe cut only: a delta costs the words since that cut, not
 // the whole block.
 import type { Token, Tokens } from "marked";
-import { opening } from "./html";
+import { escape, opening } from "./html";
 import type { Links, Markdown } from "./render";
 
 const LETTER = /^\p{L}/u;
+/** Plain words and punctuation: text that renders as itself, escaped. */
+const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".-]*/u;
 /** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
 const LINE_END = /\n/;
 const HEADING_END = /[\n#]/;
@@ -79,6 +81,7 @@ export class InlineRun {
 
   /** The block's open HTML for the inline text as it stands (without its trailing blanks). */
   render(): Shown {
+    this.skipPlain();
     // After a cut the live part is lexed behind a space, as it stands in the whole text.
     const context = this.cut > this.start ? " " : "";
     const live = context + this.source.slice(0, blankEnd(this.source));
@@ -97,6 +100,26 @@ export class InlineRun {
     this.fresh = "";
     this.advance(tokens, live, context.length);
     return shown;
+  }
+
+  /**
+   * Moves the cut past the plain words that start the live text (words typed since the last
+   * render often are): they render as their own escaped text, so they need not be lexed again.
+   */
+  private skipPlain(): void {
+    const source = this.source;
+    let plain = PLAIN_START.exec(source)?.[0] ?? "";
+    // A word with "www." in it may turn into a link as it grows.
+    const www = plain.search(/www\./i);
+    if (www >= 0) plain = plain.slice(0, www);
+    let at = plain.length;
+    while (at > 0 && !(plain[at - 1] === " " && at < source.length && source[at] !== " ")) at--;
+    if (at === 0) return;
+    const html = escape(source.slice(0, at));
+    this.frozen += html;
+    this.fresh += html;
+    this.cut += at;
+    this.source = source.slice(at);
   }
 
   /** Moves the cut to the last place in LIVE (lexed as TOKENS) where it may go. */

@@ -1,15 +1,13 @@
 // The whole-text render: every block closed, as a finished answer is shown.
 import type { Block } from "../protocol/blocks";
-import { Markdown, normalize, type RenderOptions } from "./render";
-
-const plain = new Markdown();
+import { markdownFor, normalize, type RenderOptions } from "./render";
 
 /**
  * Markdown TEXT as sanitized HTML blocks keyed `KEY.0`, `KEY.1`, … — one per top-level block
  * that shows something (a reference definition or a blank line makes none).
  */
 export function keyed(text: string, key: string, options?: RenderOptions): Block[] {
-  const markdown = options?.commands ? new Markdown(options) : plain;
+  const markdown = markdownFor(options);
   const blocks: Block[] = [];
   for (const token of markdown.lex(normalize(text))) {
     const html = markdown.render(token);

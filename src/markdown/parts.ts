@@ -189,6 +189,8 @@ class TableRows implements Parts {
   private fresh = "";
   /** Whether the table's HTML was last shown as its head, the finished rows, then the current one. */
   private kept = false;
+  /** The table without rows: its header cells and their alignment. */
+  private shape: Tokens.Table | undefined;
 
   static of(
     markdown: Markdown,
@@ -219,9 +221,13 @@ class TableRows implements Parts {
 
   render(text: string): Grown | undefined {
     const rest = text.slice(this.rowStart);
-    const tokens = this.markdown.lex(this.header + rest, this.links);
-    if (!alone(tokens, "table")) return undefined;
-    const table = tokens[0] as Tokens.Table;
+    // A row typed on its own line (a pipe starts it, so it is no other block) is split and lexed
+    // cell by cell here; rows that end a line go through the lexer with the table's first lines.
+    const table =
+      this.shape && rest.startsWith("|") && !rest.includes("\n")
+        ? this.row(this.shape, rest)
+        : this.lexed(rest);
+    if (table === undefined) return undefined;
     // The rows are the lines of REST, in order: those whose line has ended are finished.
     let finished = 0;
     let end = 0;
@@ -257,6 +263,26 @@ class TableRows implements Parts {
     return grown;
   }
 
+  /** The table the lexer makes of REST behind the header lines, if it is one. */
+  private lexed(rest: string): Tokens.Table | undefined {
+    const tokens = this.markdown.lex(this.header + rest, this.links);
+    if (!alone(tokens, "table")) return undefined;
+    const table = tokens[0] as Tokens.Table;
+    this.shape = { ...table, rows: [] };
+    return table;
+  }
+
+  /** SHAPE (a table's header and alignment) with ROW, one line, as its only row. */
+  private row(shape: Tokens.Table, row: string): Tokens.Table {
+    const cells = splitCells(row, shape.header.length).map((text, i) => ({
+      text,
+      tokens: this.markdown.inlineTokens(text, this.links),
+      header: false,
+      align: shape.align[i],
+    }));
+    return { ...shape, rows: [cells] };
+  }
+
   /** The rows of TABLE as HTML, without the header and the body's tags. */
   private body(table: Tokens.Table): string | undefined {
     if (table.rows.length === 0) return "";
@@ -265,4 +291,24 @@ class TableRows implements Parts {
     if (start < 0 || !html.endsWith("</tbody></table>\n")) return undefined;
     return html.slice(start + "</thead>\n<tbody>".length, html.length - "</tbody></table>\n".length);
   }
+}
+
+/**
+ * The cells of a table ROW as marked splits them: at pipes not escaped by a backslash, without
+ * the empty cells a leading and a trailing pipe make, cut or padded to COUNT, trimmed, and with
+ * their escaped pipes unescaped.
+ */
+function splitCells(row: string, count: number): string[] {
+  const cells = row
+    .replace(/\|/g, (_pipe: string, at: number) => {
+      let escaped = false;
+      for (let i = at - 1; i >= 0 && row[i] === "\\"; i--) escaped = !escaped;
+      return escaped ? "|" : " |";
+    })
+    .split(" |");
+  if (!cells[0].trim()) cells.shift();
+  if (cells.length > 0 && !cells[cells.length - 1].trim()) cells.pop();
+  if (cells.length > count) cells.length = count;
+  while (cells.length < count) cells.push("");
+  return cells.map((cell) => cell.trim().replace(/\\\|/g, "|"));
 }

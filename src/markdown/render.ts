@@ -99,6 +99,16 @@ export class Markdown {
   }
 }
 
+const plain = new Markdown();
+
+/**
+ * The marked setup for OPTIONS: one shared by every render without command links, so that the
+ * code the engine optimized for it stays valid from one answer to the next.
+ */
+export function markdownFor(options: RenderOptions = {}): Markdown {
+  return options.commands ? new Markdown(options) : plain;
+}
+
 /** Calls EACH for every reference definition inside TOKEN, nested ones included. */
 export function definitions(token: Token, each: (def: Tokens.Def) => void): void {
   if (token.type === "def") each(token as Tokens.Def);

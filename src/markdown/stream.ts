@@ -5,7 +5,14 @@ import type { Token, Tokens } from "marked";
 import type { Block, Patch } from "../protocol/blocks";
 import { openCodeBlock } from "./code";
 import { escape, flat, opening } from "./html";
-import { Markdown, definitions, hasDefinition, type Links, type RenderOptions } from "./render";
+import {
+  definitions,
+  hasDefinition,
+  markdownFor,
+  type Links,
+  type Markdown,
+  type RenderOptions,
+} from "./render";
 import { parts, type Parts } from "./parts";
 import { Changes } from "./changes";
 import { closable, openFence, type Fence } from "./open";
@@ -70,7 +77,7 @@ export class MarkdownStream {
     readonly key: string,
     options: RenderOptions = {},
   ) {
-    this.markdown = new Markdown(options);
+    this.markdown = markdownFor(options);
   }
 
   /** How many leading blocks are closed: their HTML is final (a late reference definition aside). */

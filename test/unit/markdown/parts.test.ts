@@ -10,7 +10,7 @@ import { random } from "../../fixtures/markdown-corpus";
 
 const tables = [
   "| Name | Value | Note |\n|:-----|------:|:----:|\n| a | 1 | x |\n| b | 2 |\n| c | 3 | z | extra |\n\nAfter.",
-  "| a | b |\n| --- | --- |\n| `x | y` | \\| pipe |\n| **b** | [l](https://example.com) |\nlazy row\n| c\n\nEnd.",
+  "| a | b |\n| --- | --- |\n| `x | y` | \\| pipe |\n| e \\| f | g \\\\| h |\n| **b** | [l](https://example.com) |\nlazy row\n| c\n\nEnd.",
   "| h |\n|---|\n| 1 |\n- a list ends it\n\n| h |\n|---|\n| 1 |\n# heading ends it\n\n| h |\n|---|\n| 1 |\n> quote",
   "| h | i |\n|---|:-:|\n| 1 | 2 |\n    indented\n| 3 |\n```\nfence ends it\n```\n\n| x |\n| - |\n\nNo rows.",
   "| h | i |\n|---|---|\n| 1 | 2 |\n1. ordered ends it\n\n| h |\n|---|\n|1|\n2. row\n---\n<div>html</div>",
