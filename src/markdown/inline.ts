@@ -103,6 +103,21 @@ export class InlineRun {
   }
 
   /**
+   * The block's final HTML once its inline text is complete (it ends in neither a blank nor a
+   * new line): the HTML of the whole inline text, then CLOSING, the block's closing tags.
+   */
+  close(closing: string): Shown {
+    this.skipPlain();
+    const context = this.cut > this.start ? " " : "";
+    const tokens = this.markdown.inlineTokens(context + this.source, this.links);
+    const html = this.markdown.renderInline(tokens).slice(context.length) + closing;
+    return {
+      html: this.head + this.frozen + html,
+      change: { at: this.head.length + this.shownFrozen, html: this.fresh + html },
+    };
+  }
+
+  /**
    * Moves the cut past the plain words that start the live text (words typed since the last
    * render often are): they render as their own escaped text, so they need not be lexed again.
    */

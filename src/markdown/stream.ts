@@ -66,6 +66,10 @@ export class MarkdownStream {
   private plain: PlainEnd = { blanks: "", word: "", bracket: false };
   /** The one-line inline text that ends the open block, rendered from its last cut. */
   private run: InlineRun | undefined;
+  /** The type of the block whose inline text the run is (a paragraph, a list…). */
+  private runBlock = "";
+  /** The run's line has ended (`endLine`): it only waits to see whether a blank line follows. */
+  private lineEnded = false;
   /** The open list or table, when it is the only open block and re-renders its last part only. */
   private parts: Parts | undefined;
   /** The open fenced code block, and the start of its open line. */
@@ -110,7 +114,13 @@ export class MarkdownStream {
       if (this.carriage) added = added.slice(0, -1);
       added = added.replace(/\r\n?/g, "\n");
     }
-    if (added !== "" && !this.appendPlain(added) && !this.appendInline(added) && !this.endLine(added)) {
+    if (
+      added !== "" &&
+      !this.appendPlain(added) &&
+      !this.appendInline(added) &&
+      !this.endLine(added) &&
+      !this.endParagraph(added)
+    ) {
       this.text += added;
       if (!this.renderParts()) this.render(false);
     }
@@ -141,6 +151,7 @@ export class MarkdownStream {
     this.fence = undefined;
     this.plainFrom = -1;
     this.run = undefined;
+    this.lineEnded = false;
     this.parts = undefined;
     this.changes.forget();
   }
@@ -225,12 +236,45 @@ export class MarkdownStream {
     if (!this.run || !this.tailIsLastBlock || this.fence || added.indexOf("\n") !== words.length)
       return false;
     // Blanks or a backslash before the new line may make a line break once the next line comes.
-    if (/[\\ \t]/.test((words || this.text).at(-1) ?? " ")) return false;
+    if (/[\\ \t]/.test((words || this.run.source).at(-1) ?? " ")) return false;
     if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
     this.text += "\n";
     this.tailIsLastBlock = false;
-    this.run = undefined;
+    // The run stays for `endParagraph`, should a blank line come next.
+    this.lineEnded = true;
     this.plainFrom = -1;
+    return true;
+  }
+
+  /**
+   * Closes the open paragraph when ADDED ends its line (after words that can be appended) and a
+   * blank line follows: a paragraph is over at a blank line, and its inline run holds all of it
+   * (it has one line), so its final HTML comes without lexing it again. The rest is rendered.
+   */
+  private endParagraph(added: string): boolean {
+    const run = this.run;
+    if (!run || this.runBlock !== "paragraph" || this.fence || this.html.length !== this.closedCount + 1)
+      return false;
+    // After `endLine` the line has ended: the blank line comes first.
+    const ended = this.lineEnded;
+    const line = ended ? /^()[ \t]*\n/.exec(added) : /^([^\n]*)\n[ \t]*\n/.exec(added);
+    if (!line || !(ended || this.tailIsLastBlock)) return false;
+    // Blanks at the end of the line stay in the paragraph's HTML: the run leaves them off.
+    const words = line[1];
+    if (!ended && !/[^ \t]$/.test(words || run.source)) return false;
+    if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
+    const last = this.html.length - 1;
+    // A reference in it may take a definition that comes later (see `lateDefinitions`).
+    if (this.text.includes("[")) this.references.set(last, this.text);
+    this.show(run.close("</p>\n"));
+    this.closedCount++;
+    this.run = undefined;
+    this.lineEnded = false;
+    this.parts = undefined;
+    this.tailIsLastBlock = false;
+    this.plainFrom = -1;
+    this.text = ended ? added : added.slice(words.length + 1);
+    this.render(false);
     return true;
   }
 
@@ -251,6 +295,7 @@ export class MarkdownStream {
     // Only the current item or row can hold the end of the text.
     this.tailHasCode = grown.tail.includes("<pre");
     this.run = this.inlineRun(grown.token, grown.head, grown.tail);
+    this.lineEnded = false;
     return true;
   }
 
@@ -280,6 +325,7 @@ export class MarkdownStream {
     if (text.includes("\n") || !decided(text) || start < 0) return undefined;
     if (this.text.slice(start, end) !== text) return undefined;
     const run = new InlineRun(this.markdown, this.links, start, inline.stops, this.text.slice(start));
+    this.runBlock = token.type;
     // The block's HTML must end with the inline text's own: what comes before it is the head.
     const own = run.render().html;
     if (own === "" || !flat(tail).endsWith(own)) return undefined;
@@ -413,6 +459,7 @@ export class MarkdownStream {
       }
     });
     this.run = undefined;
+    this.lineEnded = false;
     // Blocks still open before the last one must be apart from it by a blank line: a line that
     // starts with its own text then cannot join them, whatever follows on it.
     const lastStart = offset - (tokens.at(-1)?.raw.length ?? 0);
