@@ -88,7 +88,11 @@ export class Changes {
   private trimmed(index: number, change: End): BlockChange | undefined {
     const end = this.ends[index];
     let { at, html } = change;
-    if (end && at >= end.at) {
+    if (end && at === end.at + end.html.length) {
+      // Added at the end: nothing to compare (reading the kept end would copy it).
+      end.html += html;
+      if (end.html.length > KEPT_END) this.ends[index] = { at, html };
+    } else if (end && at >= end.at) {
       const old = end.html.slice(at - end.at);
       const same = shared(old, html);
       if (same === html.length && same === old.length) return undefined;
