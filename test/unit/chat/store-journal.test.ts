@@ -42,6 +42,7 @@ describe("the store's journal", () => {
   it("writes a growing text every 50 ms while it grows slowly, and only its new words", async () => {
     const store = await opened();
     let answer = item("text", "start ", "c1");
+    const start = Date.now();
     store.put("items", answer);
     for (let i = 0; i < 12; i++) {
       await sleep(20);
@@ -49,8 +50,10 @@ describe("the store's journal", () => {
       store.put("items", answer);
     }
     await store.flush();
+    // At most one line per 50 ms (and the first and last): the sleeps last longer on a busy machine.
+    const most = Math.floor((Date.now() - start) / 50) + 2;
     const mine = (await lines(tmp.folder)).filter((l) => l.includes(answer.id));
-    assert.ok(mine.length >= 3 && mine.length <= 8, `${mine.length} lines`);
+    assert.ok(mine.length >= 3 && mine.length <= most, `${mine.length} lines, at most ${most}`);
     const patches = mine.slice(1).map((l) => JSON.parse(l) as { a?: { text: [number, string] } });
     assert.ok(
       patches.every((p) => p.a && !p.a.text[1].startsWith("start")),

@@ -5,6 +5,11 @@ import type { Block, Patch } from "../../../src/protocol/blocks";
 const blocks = (...html: string[]): Block[] => html.map((h, i) => ({ key: `k.${i}`, html: h }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until DONE holds, for at most two seconds (a loaded machine runs timers late). */
+async function until(done: () => boolean): Promise<void> {
+  for (const start = Date.now(); !done() && Date.now() - start < 2000;) await sleep(5);
+}
+
 describe("patch", () => {
   it("gives only the appended part of a block that grew, replaces others, and the count", () => {
     const before = blocks("<p>a</p>\n", "<p>Hello", "<p>x");
@@ -85,7 +90,7 @@ describe("coalesce", () => {
     step(blocks("<p>abc"));
     step(blocks("<p>abc", "<p>d"));
     assert.equal(sent.length, 1);
-    await sleep(60);
+    await until(() => sent.length > 1);
     assert.equal(sent.length, 2);
     for (const p of sent) replica = apply(replica, p);
     assert.deepEqual(replica, state);
