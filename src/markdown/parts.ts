@@ -71,15 +71,33 @@ function kind(list: Tokens.List): string {
   return marker ? (marker[1] ?? `1${marker[2]}`) : "";
 }
 
+/**
+ * LIST as the lexer makes it when loose: every item loose, its text a paragraph; undefined for a
+ * task item (the lexer then moves the checkbox into the paragraph).
+ */
+function loosened(list: Tokens.List): Tokens.List | undefined {
+  if (list.items.some((item) => item.task)) return undefined;
+  const items = list.items.map((item) => ({
+    ...item,
+    loose: true,
+    tokens: item.tokens.map((t) => (t.type === "text" ? { ...t, type: "paragraph" } : t)),
+  }));
+  return { ...list, loose: true, items };
+}
+
+/** A list item's marker followed by a word. */
+const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
+
 /** The non-space tokens of TOKENS are just the first one, of type TYPE. */
 function alone(tokens: Token[], type: string): boolean {
   return tokens[0]?.type === type && tokens.every((t, i) => i === 0 || t.type === "space");
 }
 
 /**
- * A tight list: items before the current one are finished once the next item's first line is
- * complete (until then the next line may still turn into a rule or lazy text). While the list
- * stays tight and its items keep their bullet, an item's HTML does not depend on the others.
+ * A list: items before the current one are finished once the next item's first line is complete
+ * or has started with a word (until then the next line may still turn into a rule or lazy text).
+ * While the list stays tight, or has become loose, and its items keep their bullet, an item's HTML
+ * does not depend on the others.
  */
 class ListItems implements Parts {
   private constructor(
@@ -102,6 +120,8 @@ class ListItems implements Parts {
   private fresh = "";
   /** Whether the list's HTML was last shown as its head, the finished items, then the current one. */
   private kept = true;
+  /** Whether its items are apart (blank lines between them): each one's text is then a paragraph. */
+  private loose = false;
 
   static of(
     markdown: Markdown,
@@ -111,7 +131,7 @@ class ListItems implements Parts {
     text: string,
     full: string,
   ): ListItems | undefined {
-    if (list.loose || hasDefinition(list)) return undefined;
+    if (hasDefinition(list)) return undefined;
     const close = list.ordered ? "</ol>\n" : "</ul>\n";
     const body = items(full, close);
     if (body === undefined) return undefined;
@@ -124,6 +144,7 @@ class ListItems implements Parts {
       "",
       start,
     );
+    run.loose = list.loose;
     const current = run.finish(list, text);
     const own = items(markdown.render(current), close);
     if (own === undefined || !flat(body).endsWith(own)) return undefined;
@@ -134,8 +155,12 @@ class ListItems implements Parts {
   render(text: string): Grown | undefined {
     const tokens = this.markdown.lex(text.slice(this.itemStart), this.links);
     if (!alone(tokens, "list")) return undefined;
-    const list = tokens[0] as Tokens.List;
-    if (list.loose || kind(list) !== this.kind || hasDefinition(list)) return undefined;
+    const lexed = tokens[0] as Tokens.List;
+    if ((lexed.loose && !this.loose) || kind(lexed) !== this.kind || hasDefinition(lexed)) return undefined;
+    // Once loose, a list stays loose whatever comes: its items are lexed without the blank lines
+    // that made it so, and shown as it shows them.
+    const list = this.loose ? loosened(lexed) : lexed;
+    if (list === undefined) return undefined;
     const current = this.finish(list, text);
     for (const item of list.items.slice(0, list.items.length - current.items.length)) {
       const html = items(this.markdown.render({ ...list, items: [item] }), this.close);
@@ -158,7 +183,10 @@ class ListItems implements Parts {
     let at = this.itemStart;
     while (first + 1 < list.items.length) {
       const next = at + list.items[first].raw.length;
-      if (text.indexOf("\n", next) < 0) break;
+      // The next item's first line is complete, or its text has started with a letter: it can
+      // no longer turn into a rule or lazy text, and the item before it is over.
+      WORD_ITEM.lastIndex = next;
+      if (text.indexOf("\n", next) < 0 && !WORD_ITEM.test(text)) break;
       at = next;
       first++;
     }
