@@ -2,7 +2,7 @@
 // rendered on each delta from its last safe cut only: a delta costs the words since that cut, not
 // the whole block.
 import type { Token, Tokens } from "marked";
-import { escape, opening } from "./html";
+import { escape, flat, opening } from "./html";
 import type { Links, Markdown } from "./render";
 
 const LETTER = /^\p{L}/u;
@@ -226,4 +226,31 @@ export function lastInline(token: Token): { text: string; stops: RegExp } | unde
     default:
       return undefined;
   }
+}
+
+/**
+ * The inline run of TOKEN, the only open block of the open TEXT, whose HTML is HEAD then TAIL:
+ * when the block's last line is one decided by a letter, and its HTML ends with that line's own.
+ */
+export function runOf(
+  markdown: Markdown,
+  links: Links,
+  token: Token,
+  text: string,
+  head: string,
+  tail: string,
+): InlineRun | undefined {
+  const inline = lastInline(token);
+  if (!inline) return undefined;
+  const own = inline.text.replace(/[ \t]+$/, "");
+  const end = blankEnd(text);
+  const start = end - own.length;
+  if (own.includes("\n") || !decided(own) || start < 0) return undefined;
+  if (text.slice(start, end) !== own) return undefined;
+  const run = new InlineRun(markdown, links, start, inline.stops, text.slice(start));
+  // What comes before the line's own HTML is the head.
+  const html = run.render().html;
+  if (html === "" || !flat(tail).endsWith(html)) return undefined;
+  run.head = head + tail.slice(0, tail.length - html.length);
+  return run;
 }

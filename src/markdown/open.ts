@@ -15,6 +15,24 @@ export interface Fence {
   size: number;
 }
 
+/** An open fence, and the start of its code's open line. */
+export type OpenFence = Fence & { line: string };
+
+/**
+ * The start of the open line of FENCE's code once ADDED is appended, or undefined when one of the
+ * lines could close the fence. Only the line's start is kept: a fence has at most three spaces
+ * before it.
+ */
+export function fenceLine(fence: OpenFence, added: string): string | undefined {
+  const lines = (fence.line + added).split("\n");
+  for (const line of lines) {
+    const body = line.trimStart();
+    if (body[0] === fence.char && line.length - body.length <= 3) return undefined;
+  }
+  const last = lines[lines.length - 1];
+  return last.length > 8 ? last.slice(0, 8) : last;
+}
+
 /** How many leading tokens are final: text appended later cannot change how they lex. */
 export function closable(tokens: Token[], starts: number[], tail: string): number {
   let closing = 0;

@@ -59,6 +59,29 @@ function shown(
   return { head, tail: fresh + opened, kept, token, shaped: true };
 }
 
+/**
+ * The parts of the open list or table when it is the only block in TOKENS, the lexed open TEXT;
+ * RENDERED gives a token's whole HTML as rendered already.
+ */
+export function openParts(
+  markdown: Markdown,
+  links: Links,
+  tokens: Token[],
+  text: string,
+  rendered: (token: Token) => string | undefined,
+): Parts | undefined {
+  let start = 0;
+  let found: Token | undefined;
+  for (const token of tokens) {
+    if (token.type !== "space") {
+      if (found) return undefined;
+      found = token;
+    } else if (!found) start += token.raw.length;
+  }
+  const full = found && rendered(found);
+  return found && full ? parts(markdown, links, found, start, text, full) : undefined;
+}
+
 /** The body of a list's HTML: its items, without the `<ul>`/`<ol>` line and the closing tag. */
 function items(html: string, close: string): string | undefined {
   const head = html.indexOf(">\n") + 2;

@@ -109,6 +109,13 @@ export function markdownFor(options: RenderOptions = {}): Markdown {
   return options.commands ? new Markdown(options) : plain;
 }
 
+/** What TOKEN's HTML depends on: its source, or a code block's text and language only. */
+export function sourceOf(token: Token): string {
+  if (token.type !== "code") return token.raw;
+  const code = token as Tokens.Code;
+  return `\0${code.lang ?? ""}\0${code.text}`;
+}
+
 /** Calls EACH for every reference definition inside TOKEN, nested ones included. */
 export function definitions(token: Token, each: (def: Tokens.Def) => void): void {
   if (token.type === "def") each(token as Tokens.Def);

@@ -9,34 +9,19 @@ import {
   definitions,
   hasDefinition,
   markdownFor,
+  sourceOf,
   type Links,
   type Markdown,
   type RenderOptions,
 } from "./render";
-import { parts, type Parts } from "./parts";
+import { openParts, type Parts } from "./parts";
+import { References } from "./references";
 import { Changes } from "./changes";
-import { closable, openFence, type Fence } from "./open";
-import { InlineRun, blankEnd, decided, lastInline, type Shown } from "./inline";
+import { closable, fenceLine, openFence, type OpenFence } from "./open";
+import { runOf, type InlineRun, type Shown } from "./inline";
+import { mayBePlain, plainEnd, plainWords, type PlainEnd } from "./plain";
 
-/** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
-const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
-/** Quotes may end a reference definition's title, so they are plain only on a line without "[". */
-const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
-const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
-const QUOTE = /['"]/;
-/** A line start decided by a letter, after a list marker or not. */
-const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
-
-/** The end of the text's last line, when it ends in plain words. */
-interface PlainEnd {
-  /** The spaces and tabs that end it (shown once a word follows them). */
-  blanks: string;
-  /** The last word before them. */
-  word: string;
-  /** Whether the line holds a "[" (quotes may then end a definition's title); plain words add none. */
-  bracket: boolean;
-}
 
 /** Renders one growing Markdown text (an item) as keyed blocks and tells what changed. */
 export class MarkdownStream {
@@ -50,7 +35,7 @@ export class MarkdownStream {
   private readonly html: string[] = [];
   private closedCount = 0;
   /** The source of each closed block that may hold a reference link, for late definitions. */
-  private readonly references = new Map<number, string>();
+  private readonly references = new References();
   private readonly links: Links = {};
   /** The full HTML of the open blocks by source, to reuse when a re-render leaves one unchanged. */
   private rendered = new Map<string, string>();
@@ -60,10 +45,8 @@ export class MarkdownStream {
   private ending = "";
   /** The last block holds a code block, whose colours plain words can change. */
   private tailHasCode = false;
-  /** Where the plain run that ends the last block's HTML starts in the text; -1 when unknown. */
-  private plainFrom = -1;
-  /** The end of the last line while `plainFrom` is known. */
-  private plain: PlainEnd = { blanks: "", word: "", bracket: false };
+  /** The end of the last line when it is plain words that end the last block's HTML; or unknown. */
+  private plain: PlainEnd | undefined;
   /** The one-line inline text that ends the open block, rendered from its last cut. */
   private run: InlineRun | undefined;
   /** The type of the block whose inline text the run is (a paragraph, a list…). */
@@ -73,7 +56,7 @@ export class MarkdownStream {
   /** The open list or table, when it is the only open block and re-renders its last part only. */
   private parts: Parts | undefined;
   /** The open fenced code block, and the start of its open line. */
-  private fence: (Fence & { line: string }) | undefined;
+  private fence: OpenFence | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
 
@@ -149,7 +132,7 @@ export class MarkdownStream {
     for (const tag of Object.keys(this.links)) delete this.links[tag];
     this.rendered.clear();
     this.fence = undefined;
-    this.plainFrom = -1;
+    this.plain = undefined;
     this.run = undefined;
     this.lineEnded = false;
     this.parts = undefined;
@@ -160,59 +143,25 @@ export class MarkdownStream {
   private appendPlain(added: string): boolean {
     if (!this.tailIsLastBlock) return false;
     if (this.fence) return this.appendCode(added);
-    if (added.includes("\n") || this.tailHasCode || !QUOTED.test(added)) return false;
-    if (this.plainFrom < 0 && !this.checkPlainEnd()) return false;
+    if (this.tailHasCode || !mayBePlain(added)) return false;
     // Only the end of the last line matters, kept apart (the text is not read: reading a string
     // built by `+` copies it whole), so a delta costs its own length, not the text's.
-    const line = this.plain;
-    if (!PLAIN.test(added) && line.bracket) return false;
-    const pending = line.blanks + added;
-    // Words that can grow into an autolink or an entity change with every letter.
-    if (/[&:@\\<]|www\./i.test(line.word + pending)) return false;
+    const line = this.plain ?? (this.plain = this.plainEnd());
+    const html = line && plainWords(line, added);
+    if (html === undefined) return false;
     this.text += added;
     this.run?.add(added);
-    const shown = pending.replace(/[ \t]+$/, "");
-    line.blanks = pending.slice(shown.length);
-    if (shown === "") return true;
-    this.grow(this.html.length - 1, QUOTE.test(shown) ? escape(shown) : shown);
-    const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
-    line.word = blank < 0 ? line.word + shown : shown.slice(blank + 1);
+    if (html !== "") this.grow(this.html.length - 1, html);
     return true;
   }
 
-  /**
-   * Whether the plain run that ends the text also ends the last block's HTML; if so, remembers
-   * where it starts and the end of the line, so that words appended after it need no check again.
-   */
-  private checkPlainEnd(): boolean {
+  /** The end of the last line, if plain words end it and the last block's HTML. */
+  private plainEnd(): PlainEnd | undefined {
     // An inline run holds the end of the line, and its start is decided: only that is read.
     const run = this.run;
-    const text = run ? run.source : this.text;
-    const lineStart = run ? 0 : text.lastIndexOf("\n") + 1;
-    let end = text.length;
-    while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
-    let runStart = end;
-    while (runStart > lineStart && RUN.test(text[runStart - 1])) runStart--;
-    let core = text.slice(runStart, end).trimStart();
-    if (!run && (runStart === lineStart || text.slice(lineStart, runStart).trim() === "")) {
-      // Text that starts its line could still become a list marker, a rule or an underline,
-      // unless a letter follows a list marker or starts the line.
-      const marker = LINE_START.exec(core);
-      if (!marker) return false;
-      core = core.slice(marker[0].length);
-    }
-    const own = escape(core);
-    const html = own.length <= this.ending.length ? this.ending : flat(this.html[this.html.length - 1]);
-    if (core === "" || !html.endsWith(own)) return false;
-    this.plainFrom = end - core.length;
-    const wordStart =
-      Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
-    this.plain = {
-      blanks: text.slice(end),
-      word: text.slice(wordStart, end),
-      bracket: text.includes("[", lineStart),
-    };
-    return true;
+    return plainEnd(run ? run.source : this.text, run !== undefined, (own) =>
+      (own.length <= this.ending.length ? this.ending : flat(this.html[this.html.length - 1])).endsWith(own),
+    );
   }
 
   /** Appends ADDED to the inline text that ends the open block, re-rendering it from its last cut. */
@@ -222,7 +171,7 @@ export class MarkdownStream {
     this.text += added;
     run.add(added);
     this.show(run.render());
-    this.plainFrom = -1;
+    this.plain = undefined;
     return true;
   }
 
@@ -242,7 +191,7 @@ export class MarkdownStream {
     this.tailIsLastBlock = false;
     // The run stays for `endParagraph`, should a blank line come next.
     this.lineEnded = true;
-    this.plainFrom = -1;
+    this.plain = undefined;
     return true;
   }
 
@@ -265,14 +214,14 @@ export class MarkdownStream {
     if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
     const last = this.html.length - 1;
     // A reference in it may take a definition that comes later (see `lateDefinitions`).
-    if (this.text.includes("[")) this.references.set(last, this.text);
+    this.references.closed(last, this.text);
     this.show(run.close("</p>\n"));
     this.closedCount++;
     this.run = undefined;
     this.lineEnded = false;
     this.parts = undefined;
     this.tailIsLastBlock = false;
-    this.plainFrom = -1;
+    this.plain = undefined;
     this.text = ended ? added : added.slice(words.length + 1);
     this.render(false);
     return true;
@@ -290,7 +239,7 @@ export class MarkdownStream {
         ? { html: grown.head + grown.tail, change: { at: grown.head.length, html: grown.tail } }
         : { html: grown.head + grown.tail },
     );
-    this.plainFrom = -1;
+    this.plain = undefined;
     this.tailIsLastBlock = true;
     // Only the current item or row can hold the end of the text.
     this.tailHasCode = grown.tail.includes("<pre");
@@ -312,38 +261,19 @@ export class MarkdownStream {
     }
   }
 
-  /**
-   * The inline run of TOKEN, the only open block whose HTML is HEAD then TAIL, when its last line
-   * is one decided by a letter.
-   */
+  /** The inline run of TOKEN, the only open block, whose HTML is HEAD then TAIL (see `runOf`). */
   private inlineRun(token: Token, head: string, tail: string): InlineRun | undefined {
-    const inline = lastInline(token);
-    if (!inline) return undefined;
-    const text = inline.text.replace(/[ \t]+$/, "");
-    const end = blankEnd(this.text);
-    const start = end - text.length;
-    if (text.includes("\n") || !decided(text) || start < 0) return undefined;
-    if (this.text.slice(start, end) !== text) return undefined;
-    const run = new InlineRun(this.markdown, this.links, start, inline.stops, this.text.slice(start));
-    this.runBlock = token.type;
-    // The block's HTML must end with the inline text's own: what comes before it is the head.
-    const own = run.render().html;
-    if (own === "" || !flat(tail).endsWith(own)) return undefined;
-    run.head = head + tail.slice(0, tail.length - own.length);
+    const run = runOf(this.markdown, this.links, token, this.text, head, tail);
+    if (run) this.runBlock = token.type;
     return run;
   }
 
   /** Appends ADDED to an open fenced code block unless one of its lines may close the fence. */
   private appendCode(added: string): boolean {
-    const fence = this.fence as Fence & { line: string };
-    const lines = (fence.line + added).split("\n");
-    for (const line of lines) {
-      const body = line.trimStart();
-      if (body[0] === fence.char && line.length - body.length <= 3) return false;
-    }
-    // Only the start of the last line is kept: a fence needs at most three spaces before it.
-    const last = lines[lines.length - 1];
-    fence.line = last.length > 8 ? last.slice(0, 8) : last;
+    const fence = this.fence as OpenFence;
+    const line = fenceLine(fence, added);
+    if (line === undefined) return false;
+    fence.line = line;
     this.text += added;
     this.grow(this.html.length - 1, escape(added));
     return true;
@@ -394,9 +324,9 @@ export class MarkdownStream {
           tags.push(d.tag);
         }
       });
-      const html = this.rendered.get(source(token)) ?? this.markdown.render(token);
+      const html = this.rendered.get(sourceOf(token)) ?? this.markdown.render(token);
       if (html === "") continue;
-      if (token.raw.includes("[")) this.references.set(this.closedCount, token.raw);
+      this.references.closed(this.closedCount, token.raw);
       this.html.push(html);
       this.changes.touch(this.closedCount);
       this.closedCount++;
@@ -408,14 +338,7 @@ export class MarkdownStream {
   /** Re-renders the closed blocks that name a label defined only now (a definition came late). */
   private lateDefinitions(tags: string[], before: number): void {
     if (tags.length === 0) return;
-    for (const [index, raw] of this.references) {
-      if (index >= before) continue;
-      const labels = raw.toLowerCase().replace(/\s+/g, " ");
-      if (!tags.some((tag) => labels.includes(`[${tag}]`))) continue;
-      const html = this.markdown
-        .lex(raw, this.links)
-        .map((t) => this.markdown.render(t))
-        .join("");
+    for (const [index, html] of this.references.rendered(tags, before, this.markdown, this.links)) {
       if (html !== this.html[index]) {
         this.html[index] = html;
         this.changes.touch(index);
@@ -431,7 +354,7 @@ export class MarkdownStream {
     this.html.length = this.closedCount;
     this.fence = undefined;
     this.tailIsLastBlock = false;
-    this.plainFrom = -1;
+    this.plain = undefined;
     let offset = 0;
     tokens.forEach((token, i) => {
       const start = offset;
@@ -445,9 +368,9 @@ export class MarkdownStream {
         if (contentStart > 0) this.fence = { ...fence, line: tail.slice(tail.lastIndexOf("\n") + 1) };
       } else {
         // A block before the last one is often unchanged: reuse its HTML (a code block's colours).
-        const full = rendered.get(source(token)) ?? this.markdown.render(token);
+        const full = rendered.get(sourceOf(token)) ?? this.markdown.render(token);
         if (full === "") return;
-        this.rendered.set(source(token), full);
+        this.rendered.set(sourceOf(token), full);
         html = final ? full : opening(full);
       }
       this.changes.touch(this.html.length);
@@ -478,24 +401,8 @@ export class MarkdownStream {
   /** The parts of the open list or table when it is the only block in TOKENS (the open TEXT). */
   private partsOf(tokens: Token[], text: string): Parts | undefined {
     if (this.html.length !== this.closedCount + 1) return undefined;
-    let start = 0;
-    let found: Token | undefined;
-    for (const token of tokens) {
-      if (token.type !== "space") {
-        if (found) return undefined;
-        found = token;
-      } else if (!found) start += token.raw.length;
-    }
-    const full = found && this.rendered.get(source(found));
-    return found && full ? parts(this.markdown, this.links, found, start, text, full) : undefined;
+    return openParts(this.markdown, this.links, tokens, text, (token) => this.rendered.get(sourceOf(token)));
   }
-}
-
-/** What TOKEN's HTML depends on: its source, or a code block's text and language only. */
-function source(token: Token): string {
-  if (token.type !== "code") return token.raw;
-  const code = token as Tokens.Code;
-  return `\0${code.lang ?? ""}\0${code.text}`;
 }
 
 /** A renderer for the growing text of the item KEY. */

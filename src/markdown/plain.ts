@@ -1,0 +1,76 @@
+// Plain words typed at the end of the open block: text that provably only extends the block's
+// HTML with its own escaped self, so that the stream appends it without lexing anything.
+import { escape } from "./html";
+
+/** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
+const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
+/** Quotes may end a reference definition's title, so they are plain only on a line without "[". */
+const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
+const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
+const QUOTE = /['"]/;
+/** A line start decided by a letter, after a list marker or not. */
+const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
+
+/** The end of the text's last line, when it ends in plain words. */
+export interface PlainEnd {
+  /** The spaces and tabs that end it (shown once a word follows them). */
+  blanks: string;
+  /** The last word before them. */
+  word: string;
+  /** Whether the line holds a "[" (quotes may then end a definition's title); plain words add none. */
+  bracket: boolean;
+}
+
+/** Whether ADDED could be plain words on the current line (a cheap test before the others). */
+export function mayBePlain(added: string): boolean {
+  return !added.includes("\n") && QUOTED.test(added);
+}
+
+/**
+ * The end of TEXT's last line when it is a plain run that also ends the block's HTML (SHOWS tells
+ * whether the HTML ends with the given HTML). DECIDED: TEXT is the end of a line whose start is
+ * decided already; otherwise text that starts its line must start with a letter, after a list
+ * marker or not, or it could still become a marker, a rule or an underline.
+ */
+export function plainEnd(
+  text: string,
+  decided: boolean,
+  shows: (html: string) => boolean,
+): PlainEnd | undefined {
+  const lineStart = decided ? 0 : text.lastIndexOf("\n") + 1;
+  let end = text.length;
+  while (end > lineStart && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  let runStart = end;
+  while (runStart > lineStart && RUN.test(text[runStart - 1])) runStart--;
+  let core = text.slice(runStart, end).trimStart();
+  if (!decided && (runStart === lineStart || text.slice(lineStart, runStart).trim() === "")) {
+    const marker = LINE_START.exec(core);
+    if (!marker) return undefined;
+    core = core.slice(marker[0].length);
+  }
+  if (core === "" || !shows(escape(core))) return undefined;
+  const wordStart =
+    Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
+  return {
+    blanks: text.slice(end),
+    word: text.slice(wordStart, end),
+    bracket: text.includes("[", lineStart),
+  };
+}
+
+/**
+ * The HTML that ADDED (which `mayBePlain`) appends to a line that ends as LINE says, and LINE
+ * brought up to date; undefined, and LINE untouched, when ADDED could change more than that.
+ */
+export function plainWords(line: PlainEnd, added: string): string | undefined {
+  if (!PLAIN.test(added) && line.bracket) return undefined;
+  const pending = line.blanks + added;
+  // Words that can grow into an autolink or an entity change with every letter.
+  if (/[&:@\\<]|www\./i.test(line.word + pending)) return undefined;
+  const shown = pending.replace(/[ \t]+$/, "");
+  line.blanks = pending.slice(shown.length);
+  if (shown === "") return "";
+  const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
+  line.word = blank < 0 ? line.word + shown : shown.slice(blank + 1);
+  return QUOTE.test(shown) ? escape(shown) : shown;
+}

@@ -1,0 +1,31 @@
+// Closed blocks that name a reference label: a definition that comes later in the answer makes
+// their label a link, so they are rendered again when it comes.
+import type { Links, Markdown } from "./render";
+
+/** The source of each closed block that may name a reference label, by block index. */
+export class References {
+  private readonly sources = new Map<number, string>();
+
+  /** Block INDEX was closed with SOURCE. */
+  closed(index: number, source: string): void {
+    if (source.includes("[")) this.sources.set(index, source);
+  }
+
+  clear(): void {
+    this.sources.clear();
+  }
+
+  /** The blocks before BEFORE that name one of TAGS (labels defined just now), rendered with LINKS. */
+  *rendered(tags: string[], before: number, markdown: Markdown, links: Links): Generator<[number, string]> {
+    for (const [index, source] of this.sources) {
+      if (index >= before) continue;
+      const labels = source.toLowerCase().replace(/\s+/g, " ");
+      if (!tags.some((tag) => labels.includes(`[${tag}]`))) continue;
+      const html = markdown
+        .lex(source, links)
+        .map((t) => markdown.render(t))
+        .join("");
+      yield [index, html];
+    }
+  }
+}
