@@ -16,6 +16,24 @@ function split(text: string, next: () => number, max: number): string[] {
   return pieces;
 }
 
+/** Streams PIECES, checking after each that the blocks are those of rendering the prefix at once. */
+function showsEachPrefix(pieces: string[], label: string): ReturnType<typeof stream> {
+  const renderer = stream("k");
+  let prefix = "";
+  for (const piece of pieces) {
+    renderer.append(piece);
+    prefix += piece;
+    const once = stream("k");
+    once.append(prefix);
+    assert.deepEqual(
+      renderer.blocks(),
+      once.blocks(),
+      `${label} at ${prefix.length}: ${JSON.stringify(prefix.slice(-40))}`,
+    );
+  }
+  return renderer;
+}
+
 describe("stream", () => {
   it("applied patches of any split of a text equal rendering the whole text", function () {
     this.timeout(30_000);
@@ -37,15 +55,7 @@ describe("stream", () => {
     const next = random(99);
     for (const [n, text] of documents.entries()) {
       if (text.length > 3000) continue;
-      const renderer = stream("k");
-      let prefix = "";
-      for (const piece of split(text, next, 6)) {
-        renderer.append(piece);
-        prefix += piece;
-        const once = stream("k");
-        once.append(prefix);
-        assert.deepEqual(renderer.blocks(), once.blocks(), `document ${n} at ${prefix.length}`);
-      }
+      showsEachPrefix(split(text, next, 6), `document ${n}`);
     }
   });
 
@@ -220,19 +230,7 @@ describe("stream, inline text typed into the open block", () => {
       const next = random(500 + seed);
       let text = "Start";
       while (text.length < 160) text += pieces[Math.floor(next() * pieces.length)];
-      const renderer = stream("k");
-      let prefix = "";
-      for (const piece of split(text, next, 4)) {
-        renderer.append(piece);
-        prefix += piece;
-        const once = stream("k");
-        once.append(prefix);
-        assert.deepEqual(
-          renderer.blocks(),
-          once.blocks(),
-          `seed ${seed} at ${prefix.length}: ${JSON.stringify(prefix)}`,
-        );
-      }
+      const renderer = showsEachPrefix(split(text, next, 4), `seed ${seed}`);
       renderer.end();
       assert.deepEqual(renderer.blocks(), keyed(text, "k"), `seed ${seed}`);
     }
