@@ -242,6 +242,8 @@ class TableRows implements Parts {
   private kept = false;
   /** The table without rows: its header cells and their alignment. */
   private shape: Tokens.Table | undefined;
+  /** The inline tokens of the current row's cells, by text. */
+  private cells = new Map<string, Token[]>();
 
   static of(
     markdown: Markdown,
@@ -325,12 +327,14 @@ class TableRows implements Parts {
 
   /** SHAPE (a table's header and alignment) with ROW, one line, as its only row. */
   private row(shape: Tokens.Table, row: string): Tokens.Table {
-    const cells = splitCells(row, shape.header.length).map((text, i) => ({
-      text,
-      tokens: this.markdown.inlineTokens(text, this.links),
-      header: false,
-      align: shape.align[i],
-    }));
+    // The cells before the one being typed come again and again: their tokens are kept.
+    const lexed = new Map<string, Token[]>();
+    const cells = splitCells(row, shape.header.length).map((text, i) => {
+      const tokens = this.cells.get(text) ?? this.markdown.inlineTokens(text, this.links);
+      lexed.set(text, tokens);
+      return { text, tokens, header: false, align: shape.align[i] };
+    });
+    this.cells = lexed;
     return { ...shape, rows: [cells] };
   }
 
