@@ -7,7 +7,7 @@ import type { Links, Markdown } from "./render";
 
 const LETTER = /^\p{L}/u;
 /** Plain words and punctuation: text that renders as itself, escaped. */
-const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".-]*/u;
+const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".()/-]*/u;
 /** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
 const LINE_END = /\n/;
 const HEADING_END = /[\n#]/;

@@ -4,9 +4,13 @@ import { escape } from "./html";
 
 /** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
 const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
-/** Quotes may end a reference definition's title, so they are plain only on a line without "[". */
-const QUOTED = /^[\p{L}\p{N}\p{M} ,;?!'".-]*$/u;
-const RUN = /[\p{L}\p{N}\p{M} ,;?!'".-]/u;
+/**
+ * Those and the ones that are plain only on a line without "[" or "]": quotes may end a reference
+ * definition's title, a parenthesis a link's destination (a slash only matters in an autolink,
+ * whose words are not plain).
+ */
+const UNBRACKETED = /^[\p{L}\p{N}\p{M} ,;?!'".()/-]*$/u;
+const RUN = /[\p{L}\p{N}\p{M} ,;?!'".()/-]/u;
 const QUOTE = /['"]/;
 /** A line start decided by a letter, after a list marker or not. */
 const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
@@ -17,13 +21,13 @@ export interface PlainEnd {
   blanks: string;
   /** The last word before them. */
   word: string;
-  /** Whether the line holds a "[" (quotes may then end a definition's title); plain words add none. */
+  /** Whether the line holds a "[" or "]" (see `UNBRACKETED`); plain words add none. */
   bracket: boolean;
 }
 
 /** Whether ADDED could be plain words on the current line (a cheap test before the others). */
 export function mayBePlain(added: string): boolean {
-  return !added.includes("\n") && QUOTED.test(added);
+  return !added.includes("\n") && UNBRACKETED.test(added);
 }
 
 /**
@@ -54,7 +58,7 @@ export function plainEnd(
   return {
     blanks: text.slice(end),
     word: text.slice(wordStart, end),
-    bracket: text.includes("[", lineStart),
+    bracket: text.includes("[", lineStart) || text.includes("]", lineStart),
   };
 }
 
