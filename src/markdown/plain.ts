@@ -19,16 +19,41 @@ const LINE_START = /^(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?(?=\p{L})/u;
 export interface PlainEnd {
   /** The spaces and tabs that end it (shown once a word follows them). */
   blanks: string;
-  /** The last word before them. */
+  /** The last word before them, and whether it holds "www." or a character of an autolink or an entity. */
   word: string;
+  risky: boolean;
   /** Whether the line holds a "[" or "]" (see `UNBRACKETED`); plain words add none. */
   bracket: boolean;
 }
 
+/** For each ASCII character: 0 not plain, 1 plain, 2 plain on a line without brackets. */
+const ASCII = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const char = String.fromCharCode(c);
+  ASCII[c] = PLAIN.test(char) ? 1 : UNBRACKETED.test(char) ? 2 : 0;
+}
+
 /** Whether ADDED could be plain words on the current line (a cheap test before the others). */
 export function mayBePlain(added: string): boolean {
-  return !added.includes("\n") && UNBRACKETED.test(added);
+  for (let i = 0; i < added.length; i++) {
+    const c = added.charCodeAt(i);
+    if (c >= 128) return UNBRACKETED.test(added);
+    if (ASCII[c] === 0) return false;
+  }
+  return true;
 }
+
+/** Whether ADDED, plain words, holds a character that is plain only on a line without brackets. */
+function bracketSensitive(added: string): boolean {
+  for (let i = 0; i < added.length; i++) {
+    const c = added.charCodeAt(i);
+    if (c >= 128) return !PLAIN.test(added);
+    if (ASCII[c] === 2) return true;
+  }
+  return false;
+}
+
+const RISKY = /[&:@\\<]/;
 
 /**
  * The end of TEXT's last line when it is a plain run that also ends the block's HTML (SHOWS tells
@@ -55,9 +80,11 @@ export function plainEnd(
   if (core === "" || !shows(escape(core))) return undefined;
   const wordStart =
     Math.max(text.lastIndexOf(" ", end - 1), text.lastIndexOf("\t", end - 1), lineStart - 1) + 1;
+  const word = text.slice(wordStart, end);
   return {
     blanks: text.slice(end),
-    word: text.slice(wordStart, end),
+    word,
+    risky: RISKY.test(word) || /www\./i.test(word),
     bracket: text.includes("[", lineStart) || text.includes("]", lineStart),
   };
 }
@@ -67,14 +94,20 @@ export function plainEnd(
  * brought up to date; undefined, and LINE untouched, when ADDED could change more than that.
  */
 export function plainWords(line: PlainEnd, added: string): string | undefined {
-  if (!PLAIN.test(added) && line.bracket) return undefined;
+  if (line.bracket && bracketSensitive(added)) return undefined;
   const pending = line.blanks + added;
   // Words that can grow into an autolink or an entity change with every letter.
-  if (/[&:@\\<]|www\./i.test(line.word + pending)) return undefined;
-  const shown = pending.replace(/[ \t]+$/, "");
-  line.blanks = pending.slice(shown.length);
+  if (line.risky || (pending.includes(".") && /www\./i.test(line.word + pending))) return undefined;
+  let end = pending.length;
+  while (end > 0 && (pending[end - 1] === " " || pending[end - 1] === "\t")) end--;
+  const shown = end === pending.length ? pending : pending.slice(0, end);
+  line.blanks = pending.slice(end);
   if (shown === "") return "";
   const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
-  line.word = blank < 0 ? line.word + shown : shown.slice(blank + 1);
+  if (blank < 0) line.word += shown;
+  else {
+    line.word = shown.slice(blank + 1);
+    line.risky = false;
+  }
   return QUOTE.test(shown) ? escape(shown) : shown;
 }
