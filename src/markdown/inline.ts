@@ -60,6 +60,11 @@ export class InlineRun {
   private fresh = "";
   /** The block's HTML before its inline text (`<p>`, `<ul>\n<li>`…). */
   head = "";
+  /**
+   * The closing tags the open HTML left off at its end when last rendered (a construct that ends
+   * the text, such as `**bold**`), while that HTML still ends the block's.
+   */
+  closing = "";
 
   constructor(
     private readonly markdown: Markdown,
@@ -98,6 +103,7 @@ export class InlineRun {
           };
     this.shownFrozen = this.frozen.length;
     this.fresh = "";
+    this.closing = shown.change ? html.slice(opened.length) : "";
     this.advance(tokens, live, context.length);
     return shown;
   }

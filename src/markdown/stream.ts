@@ -147,11 +147,32 @@ export class MarkdownStream {
     // Only the end of the last line matters, kept apart (the text is not read: reading a string
     // built by `+` copies it whole), so a delta costs its own length, not the text's.
     const line = this.plain ?? (this.plain = this.plainEnd());
-    const html = line && plainWords(line, added);
+    if (!line) return this.afterConstruct(added);
+    const html = plainWords(line, added);
     if (html === undefined) return false;
     this.text += added;
     this.run?.add(added);
     if (html !== "") this.grow(this.html.length - 1, html);
+    return true;
+  }
+
+  /**
+   * Appends ADDED, plain words, where the text ends with inline delimiters rather than words:
+   * after a construct such as `**bold**`, once a blank follows it (a blank cannot change how it
+   * lexes), its closing tags, which the open HTML left off, come back, then the words; after
+   * delimiters that can only open (a blank before them, such as ` *` or `` ` ``), which show as
+   * they are until something closes them, the words follow them.
+   */
+  private afterConstruct(added: string): boolean {
+    const run = this.run;
+    const end = run && (run.closing !== "" ? closedEnd(run, added) : openerEnd(run, this.ending));
+    if (!run || !end) return false;
+    const html = plainWords(end.line, added);
+    if (html === undefined || (html === "" && end.before !== "")) return false;
+    this.text += added;
+    run.add(added);
+    if (html !== "") this.grow(this.html.length - 1, end.before + html);
+    this.plain = end.line;
     return true;
   }
 
@@ -280,6 +301,7 @@ export class MarkdownStream {
   }
 
   private grow(index: number, html: string): void {
+    if (this.run) this.run.closing = "";
     this.html[index] += html;
     this.changes.append(index, html);
     // Kept short: reading it flattens it.
@@ -408,4 +430,21 @@ export class MarkdownStream {
 /** A renderer for the growing text of the item KEY. */
 export function stream(key: string, options?: RenderOptions): MarkdownStream {
   return new MarkdownStream(key, options);
+}
+
+/** Brackets before an inline run's cut belong to finished links: only those after it count. */
+const bracketed = (run: InlineRun): boolean => /[[\]]/.test(run.source);
+
+/** The end of RUN's line after a construct its last render closed, when ADDED or the text puts a blank after it. */
+function closedEnd(run: InlineRun, added: string): { before: string; line: PlainEnd } | undefined {
+  const blanks = /[ \t]*$/.exec(run.source)?.[0] ?? "";
+  if (blanks === "" && added[0] !== " " && added[0] !== "\t") return undefined;
+  return { before: run.closing, line: { blanks, word: "", risky: false, bracket: bracketed(run) } };
+}
+
+/** The end of RUN's line when it is delimiters that can only open, shown as they are at the end of ENDING. */
+function openerEnd(run: InlineRun, ending: string): { before: string; line: PlainEnd } | undefined {
+  const opener = /(?:^|[ \t])([*_~`[]+)$/.exec(run.source)?.[1];
+  if (opener === undefined || !ending.endsWith(opener)) return undefined;
+  return { before: "", line: { blanks: "", word: opener, risky: false, bracket: bracketed(run) } };
 }

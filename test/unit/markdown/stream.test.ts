@@ -174,6 +174,7 @@ describe("stream, inline text typed into the open block", () => {
     "Closing `backticks``` and **bold**text and foo**bar**baz and *foo*bar.",
     "Raw <a href='x'> inside www.example.com words </a> and then www.example.org words.",
     "Strong **a [b** c](https://example.com/c) d and **e `f** g` h and **i <b title='**'> j** k.",
+    "Delimiters that close only until a word follows: *a**b and *a***b, __a_b and _a__b, ~a~~b end.",
   ];
 
   it("applied patches equal rendering the whole text, and every prefix shows as rendered at once", function () {
