@@ -244,7 +244,8 @@ export class MarkdownStream {
     this.tailIsLastBlock = false;
     this.plain = undefined;
     this.text = ended ? added : added.slice(words.length + 1);
-    this.render(false);
+    // Blank lines alone open no block.
+    if (!/^[ \t\n]*$/.test(this.text)) this.render(false);
     return true;
   }
 
