@@ -1,6 +1,7 @@
 // Plain words typed at the end of the open block: text that provably only extends the block's
 // HTML with its own escaped self, so that the stream appends it without lexing anything.
 import { escape } from "./html";
+import type { InlineRun } from "./inline";
 
 /** Characters that, appended mid-line to plain words, cannot change how anything before renders. */
 const PLAIN = /^[\p{L}\p{N}\p{M} ,;?!.-]*$/u;
@@ -110,4 +111,41 @@ export function plainWords(line: PlainEnd, added: string): string | undefined {
     line.risky = false;
   }
   return QUOTE.test(shown) ? escape(shown) : shown;
+}
+
+/** Brackets before an inline run's cut belong to finished links: only those after it count. */
+const bracketed = (run: InlineRun): boolean => /[[\]]/.test(run.source);
+
+/** The end of RUN's line after a construct its last render closed, when ADDED or the text puts a blank after it. */
+function closedEnd(run: InlineRun, added: string): { before: string; line: PlainEnd } | undefined {
+  const blanks = /[ \t]*$/.exec(run.source)?.[0] ?? "";
+  if (blanks === "" && added[0] !== " " && added[0] !== "\t") return undefined;
+  return { before: run.closing, line: { blanks, word: "", risky: false, bracket: bracketed(run) } };
+}
+
+/** The end of RUN's line when it is delimiters that can only open, shown as they are at the end of ENDING. */
+function openerEnd(run: InlineRun, ending: string): { before: string; line: PlainEnd } | undefined {
+  const opener = /(?:^|[ \t])([*_~`[]+)$/.exec(run.source)?.[1];
+  if (opener === undefined || !ending.endsWith(opener)) return undefined;
+  return { before: "", line: { blanks: "", word: opener, risky: false, bracket: bracketed(run) } };
+}
+
+/**
+ * The HTML that ADDED, plain words, appends where the text ends with inline delimiters rather
+ * than words (ENDING ends the block's HTML), and the line's end after it: after a construct such
+ * as `**bold**`, once a blank follows it (a blank cannot change how it lexes), its closing tags,
+ * which the open HTML left off, come back, then the words; after delimiters that can only open (a
+ * blank before them, such as ` *` or `` ` ``), which show as they are until something closes
+ * them, the words follow them. Undefined when neither holds.
+ */
+export function afterDelimiters(
+  run: InlineRun,
+  ending: string,
+  added: string,
+): { html: string; line: PlainEnd } | undefined {
+  const end = run.closing !== "" ? closedEnd(run, added) : openerEnd(run, ending);
+  if (!end) return undefined;
+  const html = plainWords(end.line, added);
+  if (html === undefined || (html === "" && end.before !== "")) return undefined;
+  return { html: html === "" ? "" : end.before + html, line: end.line };
 }

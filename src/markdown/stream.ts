@@ -19,7 +19,7 @@ import { References } from "./references";
 import { Changes } from "./changes";
 import { closable, fenceLine, openFence, type OpenFence } from "./open";
 import { runOf, type InlineRun, type Shown } from "./inline";
-import { mayBePlain, plainEnd, plainWords, type PlainEnd } from "./plain";
+import { afterDelimiters, mayBePlain, plainEnd, plainWords, type PlainEnd } from "./plain";
 
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
 
@@ -156,23 +156,14 @@ export class MarkdownStream {
     return true;
   }
 
-  /**
-   * Appends ADDED, plain words, where the text ends with inline delimiters rather than words:
-   * after a construct such as `**bold**`, once a blank follows it (a blank cannot change how it
-   * lexes), its closing tags, which the open HTML left off, come back, then the words; after
-   * delimiters that can only open (a blank before them, such as ` *` or `` ` ``), which show as
-   * they are until something closes them, the words follow them.
-   */
+  /** Appends ADDED, plain words, where the text ends with inline delimiters (see `afterDelimiters`). */
   private afterConstruct(added: string): boolean {
-    const run = this.run;
-    const end = run && (run.closing !== "" ? closedEnd(run, added) : openerEnd(run, this.ending));
-    if (!run || !end) return false;
-    const html = plainWords(end.line, added);
-    if (html === undefined || (html === "" && end.before !== "")) return false;
+    const after = this.run && afterDelimiters(this.run, this.ending, added);
+    if (!this.run || !after) return false;
     this.text += added;
-    run.add(added);
-    if (html !== "") this.grow(this.html.length - 1, end.before + html);
-    this.plain = end.line;
+    this.run.add(added);
+    if (after.html !== "") this.grow(this.html.length - 1, after.html);
+    this.plain = after.line;
     return true;
   }
 
@@ -431,21 +422,4 @@ export class MarkdownStream {
 /** A renderer for the growing text of the item KEY. */
 export function stream(key: string, options?: RenderOptions): MarkdownStream {
   return new MarkdownStream(key, options);
-}
-
-/** Brackets before an inline run's cut belong to finished links: only those after it count. */
-const bracketed = (run: InlineRun): boolean => /[[\]]/.test(run.source);
-
-/** The end of RUN's line after a construct its last render closed, when ADDED or the text puts a blank after it. */
-function closedEnd(run: InlineRun, added: string): { before: string; line: PlainEnd } | undefined {
-  const blanks = /[ \t]*$/.exec(run.source)?.[0] ?? "";
-  if (blanks === "" && added[0] !== " " && added[0] !== "\t") return undefined;
-  return { before: run.closing, line: { blanks, word: "", risky: false, bracket: bracketed(run) } };
-}
-
-/** The end of RUN's line when it is delimiters that can only open, shown as they are at the end of ENDING. */
-function openerEnd(run: InlineRun, ending: string): { before: string; line: PlainEnd } | undefined {
-  const opener = /(?:^|[ \t])([*_~`[]+)$/.exec(run.source)?.[1];
-  if (opener === undefined || !ending.endsWith(opener)) return undefined;
-  return { before: "", line: { blanks: "", word: opener, risky: false, bracket: bracketed(run) } };
 }
