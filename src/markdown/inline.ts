@@ -65,6 +65,8 @@ export class InlineRun {
    * the text, such as `**bold**`), while that HTML still ends the block's.
    */
   closing = "";
+  /** The source and HTML of the text last rendered that is after the cut, when all of it is finished. */
+  private rest: { length: number; html: string } | undefined;
 
   constructor(
     private readonly markdown: Markdown,
@@ -104,7 +106,11 @@ export class InlineRun {
     this.shownFrozen = this.frozen.length;
     this.fresh = "";
     this.closing = shown.change ? html.slice(opened.length) : "";
-    this.advance(tokens, live, context.length);
+    const end = live.length - context.length;
+    const advanced = this.advance(tokens, live, context.length);
+    this.rest = advanced.clean
+      ? { length: end - advanced.moved, html: html.slice(advanced.html.length) }
+      : undefined;
     return shown;
   }
 
@@ -144,7 +150,11 @@ export class InlineRun {
   }
 
   /** Moves the cut to the last place in LIVE (lexed as TOKENS) where it may go. */
-  private advance(tokens: Token[], live: string, skip: number): void {
+  private advance(
+    tokens: Token[],
+    live: string,
+    skip: number,
+  ): { moved: number; html: string; clean: boolean } {
     let clean = 0;
     while (clean < tokens.length && finished(tokens[clean])) clean++;
     let offset = 0;
@@ -166,9 +176,30 @@ export class InlineRun {
         this.fresh += frozen;
         this.cut += at - skip;
         this.source = this.source.slice(at - skip);
-        return;
+        return { moved: at - skip, html: frozen, clean: clean === tokens.length };
       }
     }
+    return { moved: 0, html: "", clean: clean === tokens.length };
+  }
+
+  /**
+   * When the text last rendered was finished through its end (a construct such as `**bold**`
+   * ended it) and blanks and words came after it since, moves the cut past it and the blanks:
+   * the next render lexes only the words.
+   */
+  cutPast(): void {
+    const rest = this.rest;
+    this.rest = undefined;
+    if (!rest) return;
+    let at = rest.length;
+    while (at < this.source.length && (this.source[at] === " " || this.source[at] === "\t")) at++;
+    if (at === rest.length || at === this.source.length) return;
+    // The block's HTML now starts with all that: the run's frozen HTML shows as it is.
+    this.frozen += rest.html + this.source.slice(rest.length, at);
+    this.shownFrozen = this.frozen.length;
+    this.fresh = "";
+    this.cut += at;
+    this.source = this.source.slice(at);
   }
 }
 

@@ -164,6 +164,7 @@ export class MarkdownStream {
     this.run.add(added);
     if (after.html !== "") this.grow(this.html.length - 1, after.html);
     this.plain = after.line;
+    if (after.html !== "") this.run.cutPast();
     return true;
   }
 
