@@ -27,11 +27,30 @@ export interface PlainEnd {
   bracket: boolean;
 }
 
-/** For each ASCII character: 0 not plain, 1 plain, 2 plain on a line without brackets. */
+/**
+ * For each ASCII character: 0 not plain, 1 plain, 2 plain on a line without brackets, 3 an
+ * emphasis delimiter, plain where it can only open (see `opensOnly`).
+ */
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const char = String.fromCharCode(c);
-  ASCII[c] = PLAIN.test(char) ? 1 : UNBRACKETED.test(char) ? 2 : 0;
+  ASCII[c] = PLAIN.test(char) ? 1 : UNBRACKETED.test(char) ? 2 : "*_".includes(char) ? 3 : 0;
+}
+const DELIMITER = 3;
+
+/**
+ * Whether every run of emphasis delimiters in PENDING (the blanks that end the line, then what
+ * is added) comes after a blank: such a run cannot close anything, so it shows as it is until a
+ * closing run comes (which is not plain). A run of another delimiter right after it is refused.
+ */
+function opensOnly(pending: string): boolean {
+  for (let i = 0; i < pending.length; i++) {
+    const c = pending.charCodeAt(i);
+    if (c >= 128 || ASCII[c] !== DELIMITER) continue;
+    if (i === 0 || (pending[i - 1] !== " " && pending[i - 1] !== "\t")) return false;
+    while (pending.charCodeAt(i + 1) === c) i++;
+  }
+  return true;
 }
 
 /** Whether ADDED could be plain words on the current line (a cheap test before the others). */
@@ -97,6 +116,7 @@ export function plainEnd(
 export function plainWords(line: PlainEnd, added: string): string | undefined {
   if (line.bracket && bracketSensitive(added)) return undefined;
   const pending = line.blanks + added;
+  if (!opensOnly(pending)) return undefined;
   // Words that can grow into an autolink or an entity change with every letter.
   if (line.risky || (pending.includes(".") && /www\./i.test(line.word + pending))) return undefined;
   let end = pending.length;
