@@ -25,16 +25,27 @@ export interface PlainEnd {
   risky: boolean;
   /** Whether the line holds a "[" or "]" (see `UNBRACKETED`); plain words add none. */
   bracket: boolean;
+  /** Whether the line holds a backtick, which a backtick added could close. */
+  ticks: boolean;
 }
 
 /**
  * For each ASCII character: 0 not plain, 1 plain, 2 plain on a line without brackets, 3 an
- * emphasis delimiter, plain where it can only open (see `opensOnly`).
+ * emphasis delimiter, plain where it can only open (see `opensOnly`), 4 a backtick, plain on a
+ * line without one (it can then only open a code span).
  */
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const char = String.fromCharCode(c);
-  ASCII[c] = PLAIN.test(char) ? 1 : UNBRACKETED.test(char) ? 2 : "*_".includes(char) ? 3 : 0;
+  ASCII[c] = PLAIN.test(char)
+    ? 1
+    : UNBRACKETED.test(char)
+      ? 2
+      : "*_".includes(char)
+        ? 3
+        : char === "`"
+          ? 4
+          : 0;
 }
 const DELIMITER = 3;
 
@@ -106,6 +117,8 @@ export function plainEnd(
     word,
     risky: RISKY.test(word) || /www\./i.test(word),
     bracket: text.includes("[", lineStart) || text.includes("]", lineStart),
+    // A code span may cross lines: any backtick in the text counts (a run's text is one line).
+    ticks: text.includes("`"),
   };
 }
 
@@ -115,6 +128,9 @@ export function plainEnd(
  */
 export function plainWords(line: PlainEnd, added: string): string | undefined {
   if (line.bracket && bracketSensitive(added)) return undefined;
+  // One run of backticks on a line without one opens a code span, shown as it is until it closes.
+  const tick = added.indexOf("`");
+  if (tick >= 0 && (line.ticks || /`[^`]+`/.test(added.slice(tick)))) return undefined;
   const pending = line.blanks + added;
   if (!opensOnly(pending)) return undefined;
   // Words that can grow into an autolink or an entity change with every letter.
@@ -124,6 +140,7 @@ export function plainWords(line: PlainEnd, added: string): string | undefined {
   const shown = end === pending.length ? pending : pending.slice(0, end);
   line.blanks = pending.slice(end);
   if (shown === "") return "";
+  if (tick >= 0) line.ticks = true;
   const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
   if (blank < 0) line.word += shown;
   else {
@@ -135,19 +152,26 @@ export function plainWords(line: PlainEnd, added: string): string | undefined {
 
 /** Brackets before an inline run's cut belong to finished links: only those after it count. */
 const bracketed = (run: InlineRun): boolean => /[[\]]/.test(run.source);
+const ticked = (run: InlineRun): boolean => run.source.includes("`");
 
 /** The end of RUN's line after a construct its last render closed, when ADDED or the text puts a blank after it. */
 function closedEnd(run: InlineRun, added: string): { before: string; line: PlainEnd } | undefined {
   const blanks = /[ \t]*$/.exec(run.source)?.[0] ?? "";
   if (blanks === "" && added[0] !== " " && added[0] !== "\t") return undefined;
-  return { before: run.closing, line: { blanks, word: "", risky: false, bracket: bracketed(run) } };
+  return {
+    before: run.closing,
+    line: { blanks, word: "", risky: false, bracket: bracketed(run), ticks: ticked(run) },
+  };
 }
 
 /** The end of RUN's line when it is delimiters that can only open, shown as they are at the end of ENDING. */
 function openerEnd(run: InlineRun, ending: string): { before: string; line: PlainEnd } | undefined {
   const opener = /(?:^|[ \t])([*_~`[]+)$/.exec(run.source)?.[1];
   if (opener === undefined || !ending.endsWith(opener)) return undefined;
-  return { before: "", line: { blanks: "", word: opener, risky: false, bracket: bracketed(run) } };
+  return {
+    before: "",
+    line: { blanks: "", word: opener, risky: false, bracket: bracketed(run), ticks: ticked(run) },
+  };
 }
 
 /**
