@@ -54,11 +54,14 @@ const DELIMITER = 3;
  * is added) comes after a blank: such a run cannot close anything, so it shows as it is until a
  * closing run comes (which is not plain). A run of another delimiter right after it is refused.
  */
-function opensOnly(pending: string): boolean {
+function opensOnly(pending: string, word: string): boolean {
   for (let i = 0; i < pending.length; i++) {
     const c = pending.charCodeAt(i);
     if (c >= 128 || ASCII[c] !== DELIMITER) continue;
-    if (i === 0 || (pending[i - 1] !== " " && pending[i - 1] !== "\t")) return false;
+    // At the start, the run may go on one that WORD, the last word so far, is made of alone.
+    const after =
+      i === 0 ? word !== "" && [...word].every((w) => w.charCodeAt(0) === c) : /[ \t]/.test(pending[i - 1]);
+    if (!after) return false;
     while (pending.charCodeAt(i + 1) === c) i++;
   }
   return true;
@@ -132,7 +135,7 @@ export function plainWords(line: PlainEnd, added: string): string | undefined {
   const tick = added.indexOf("`");
   if (tick >= 0 && (line.ticks || /`[^`]+`/.test(added.slice(tick)))) return undefined;
   const pending = line.blanks + added;
-  if (!opensOnly(pending)) return undefined;
+  if (!opensOnly(pending, line.blanks === "" ? line.word : " ")) return undefined;
   // Words that can grow into an autolink or an entity change with every letter.
   if (line.risky || (pending.includes(".") && /www\./i.test(line.word + pending))) return undefined;
   let end = pending.length;
@@ -157,7 +160,10 @@ const ticked = (run: InlineRun): boolean => run.source.includes("`");
 /** The end of RUN's line after a construct its last render closed, when ADDED or the text puts a blank after it. */
 function closedEnd(run: InlineRun, added: string): { before: string; line: PlainEnd } | undefined {
   const blanks = /[ \t]*$/.exec(run.source)?.[0] ?? "";
-  if (blanks === "" && added[0] !== " " && added[0] !== "\t") return undefined;
+  // Punctuation after emphasis or code keeps it closed (it stays right-flanking); after a link
+  // it could still be part of an autolink.
+  const punctuation = /^[,;?!.-]/.test(added) && /^(?:<\/(?:em|strong|code|del)>)+$/.test(run.closing);
+  if (blanks === "" && added[0] !== " " && added[0] !== "\t" && !punctuation) return undefined;
   return {
     before: run.closing,
     line: { blanks, word: "", risky: false, bracket: bracketed(run), ticks: ticked(run) },
