@@ -242,8 +242,8 @@ class TableRows implements Parts {
   private kept = false;
   /** The table without rows: its header cells and their alignment. */
   private shape: Tokens.Table | undefined;
-  /** The inline tokens of the current row's cells, by text. */
-  private cells = new Map<string, Token[]>();
+  /** The inline tokens and HTML of the current row's cells, by text. */
+  private cells = new Map<string, { tokens: Token[]; html: string }>();
 
   static of(
     markdown: Markdown,
@@ -276,10 +276,9 @@ class TableRows implements Parts {
     const rest = text.slice(this.rowStart);
     // A row typed on its own line (a pipe starts it, so it is no other block) is split and lexed
     // cell by cell here; rows that end a line go through the lexer with the table's first lines.
-    const table =
-      this.shape && rest.startsWith("|") && !rest.includes("\n")
-        ? this.row(this.shape, rest)
-        : this.lexed(rest);
+    const row =
+      this.shape && rest.startsWith("|") && !rest.includes("\n") ? this.row(this.shape, rest) : undefined;
+    const table = row?.table ?? this.lexed(rest);
     if (table === undefined) return undefined;
     // The rows are the lines of REST, in order: those whose line has ended are finished.
     let finished = 0;
@@ -298,7 +297,7 @@ class TableRows implements Parts {
       this.rowStart += end;
     }
     const current = finished > 0 ? { ...table, rows: table.rows.slice(finished) } : table;
-    const own = this.body(current);
+    const own = row ? row.html : this.body(current);
     if (own === undefined) return undefined;
     const grown =
       this.done + own === ""
@@ -325,17 +324,27 @@ class TableRows implements Parts {
     return table;
   }
 
-  /** SHAPE (a table's header and alignment) with ROW, one line, as its only row. */
-  private row(shape: Tokens.Table, row: string): Tokens.Table {
-    // The cells before the one being typed come again and again: their tokens are kept.
-    const lexed = new Map<string, Token[]>();
+  /**
+   * SHAPE (a table's header and alignment) with ROW, one line, as its only row, and the row's HTML
+   * (as marked's renderer writes a row and its cells).
+   */
+  private row(shape: Tokens.Table, row: string): { table: Tokens.Table; html: string } {
+    // The cells before the one being typed come again and again: they are lexed and rendered once.
+    const kept = new Map<string, { tokens: Token[]; html: string }>();
+    let html = "<tr>\n";
     const cells = splitCells(row, shape.header.length).map((text, i) => {
-      const tokens = this.cells.get(text) ?? this.markdown.inlineTokens(text, this.links);
-      lexed.set(text, tokens);
-      return { text, tokens, header: false, align: shape.align[i] };
+      let cell = this.cells.get(text);
+      if (!cell) {
+        const tokens = this.markdown.inlineTokens(text, this.links);
+        cell = { tokens, html: this.markdown.renderInline(tokens) };
+      }
+      kept.set(text, cell);
+      const align = shape.align[i];
+      html += `${align ? `<td align="${align}">` : "<td>"}${cell.html}</td>\n`;
+      return { text, tokens: cell.tokens, header: false, align };
     });
-    this.cells = lexed;
-    return { ...shape, rows: [cells] };
+    this.cells = kept;
+    return { table: { ...shape, rows: [cells] }, html: html + "</tr>\n" };
   }
 
   /** The rows of TABLE as HTML, without the header and the body's tags. */
