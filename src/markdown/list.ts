@@ -1,0 +1,191 @@
+// The open last block when it is a list: its finished items keep the HTML they were given, and a
+// delta re-renders only the item still being written (lexing it alone, or, for one-line items of
+// words, not at all).
+import type { Tokens } from "marked";
+import { flat } from "./html";
+import { hasDefinition, type Links, type Markdown } from "./render";
+import { alone, shown, type Grown, type Parts } from "./grown";
+
+/** The body of a list's HTML: its items, without the `<ul>`/`<ol>` line and the closing tag. */
+function items(html: string, close: string): string | undefined {
+  const head = html.indexOf(">\n") + 2;
+  return head > 1 && html.endsWith(close) ? html.slice(head, html.length - close.length) : undefined;
+}
+
+/** What kind of items a list takes: its bullet, or its number's delimiter. */
+function kind(list: Tokens.List): string {
+  const marker = /^[ \t]*(?:([*+-])|\d{1,9}([.)]))/.exec(list.items[0]?.raw ?? "");
+  return marker ? (marker[1] ?? `1${marker[2]}`) : "";
+}
+
+/**
+ * LIST as the lexer makes it when loose: every item loose, its text a paragraph; undefined for a
+ * task item (the lexer then moves the checkbox into the paragraph).
+ */
+function loosened(list: Tokens.List): Tokens.List | undefined {
+  if (list.items.some((item) => item.task)) return undefined;
+  const items = list.items.map((item) => ({
+    ...item,
+    loose: true,
+    tokens: item.tokens.map((t) => (t.type === "text" ? { ...t, type: "paragraph" } : t)),
+  }));
+  return { ...list, loose: true, items };
+}
+
+/** A list item of one line at the margin: its bullet or number and delimiter, one space, its words. */
+const SIMPLE_ITEM = /^(?:([-+*])|(\d{1,9})([.)])) (\p{L}.*?)[ \t]*$/u;
+
+/** A list item's marker followed by a word. */
+const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
+
+/**
+ * A list: items before the current one are finished once the next item's first line is complete
+ * or has started with a word (until then the next line may still turn into a rule or lazy text).
+ * While the list stays tight, or has become loose, and its items keep their bullet, an item's HTML
+ * does not depend on the others.
+ */
+export class ListItems implements Parts {
+  private constructor(
+    private readonly markdown: Markdown,
+    private readonly links: Links,
+    private readonly kind: string,
+    /** `<ul>\n` or `<ol start="N">\n`, and the closing tag. */
+    private readonly head: string,
+    private readonly close: string,
+    /** The HTML of the finished items. */
+    private done: string,
+    /** Where the current item starts in the open text. */
+    private itemStart: number,
+  ) {
+    this.shown = done;
+  }
+
+  /** The finished items' HTML when the list was last shown, and what was finished since. */
+  private shown: string;
+  private fresh = "";
+  /** Whether the list's HTML was last shown as its head, the finished items, then the current one. */
+  private kept = true;
+  /** Whether its items are apart (blank lines between them): each one's text is then a paragraph. */
+  private loose = false;
+  /** The list without items: its kind and start, for items made without the lexer. */
+  private shape!: Tokens.List;
+
+  static of(
+    markdown: Markdown,
+    links: Links,
+    list: Tokens.List,
+    start: number,
+    text: string,
+    full: string,
+  ): ListItems | undefined {
+    if (hasDefinition(list)) return undefined;
+    const close = list.ordered ? "</ol>\n" : "</ul>\n";
+    const body = items(full, close);
+    if (body === undefined) return undefined;
+    const run = new ListItems(
+      markdown,
+      links,
+      kind(list),
+      full.slice(0, full.indexOf(">\n") + 2),
+      close,
+      "",
+      start,
+    );
+    run.loose = list.loose;
+    run.shape = { ...list, items: [] };
+    const current = run.finish(list, text);
+    const own = items(markdown.render(current), close);
+    if (own === undefined || !flat(body).endsWith(own)) return undefined;
+    run.done = run.shown = body.slice(0, body.length - own.length);
+    return run;
+  }
+
+  render(text: string): Grown | undefined {
+    const rest = text.slice(this.itemStart);
+    const simple = this.simple(rest);
+    if (simple) {
+      // The current item is the last line.
+      this.itemStart += rest.lastIndexOf("\n") + 1;
+      return this.grown(simple.done, simple.current);
+    }
+    const tokens = this.markdown.lex(rest, this.links);
+    if (!alone(tokens, "list")) return undefined;
+    const lexed = tokens[0] as Tokens.List;
+    if ((lexed.loose && !this.loose) || kind(lexed) !== this.kind || hasDefinition(lexed)) return undefined;
+    // Once loose, a list stays loose whatever comes: its items are lexed without the blank lines
+    // that made it so, and shown as it shows them.
+    const list = this.loose ? loosened(lexed) : lexed;
+    if (list === undefined) return undefined;
+    const current = this.finish(list, text);
+    let done = "";
+    for (const item of list.items.slice(0, list.items.length - current.items.length)) {
+      const html = items(this.markdown.render({ ...list, items: [item] }), this.close);
+      if (html === undefined) return undefined;
+      done += html;
+    }
+    return this.grown(done, current);
+  }
+
+  /** The list's open HTML once the items whose HTML is DONE are finished and CURRENT is the rest. */
+  private grown(done: string, current: Tokens.List): Grown | undefined {
+    const own = items(this.markdown.render(current), this.close);
+    if (own === undefined) return undefined;
+    this.done += done;
+    this.fresh += done;
+    const grown = shown(this.head + this.shown, this.fresh, own + this.close, current, this.kept);
+    this.kept = grown.shaped;
+    this.shown = this.done;
+    this.fresh = "";
+    return grown;
+  }
+
+  /**
+   * REST, the open text from the current item on, when it is only items of this list's kind,
+   * one line each, a marker, one space and words from a letter on: the finished ones' HTML and
+   * the current one as a list of it, made without lexing the list.
+   */
+  private simple(rest: string): { done: string; current: Tokens.List } | undefined {
+    const lines = rest.split("\n");
+    let done = "";
+    let current: Tokens.ListItem | undefined;
+    for (const [i, line] of lines.entries()) {
+      const item = SIMPLE_ITEM.exec(line);
+      if (!item || (item[1] ?? `1${item[3]}`) !== this.kind) return undefined;
+      // A finished item keeps the blanks that end its line; the last one's are left off.
+      if (i < lines.length - 1 && /[ \t]$/.test(line)) return undefined;
+      if (current) {
+        const html = items(this.markdown.render({ ...this.shape, items: [current] }), this.close);
+        if (html === undefined) return undefined;
+        done += html;
+      }
+      const tokens = this.markdown.inlineTokens(item[4], this.links);
+      const body = { type: this.loose ? "paragraph" : "text", raw: item[4], text: item[4], tokens };
+      current = {
+        type: "list_item",
+        raw: line,
+        task: false,
+        loose: this.loose,
+        text: item[4],
+        tokens: [body],
+      };
+    }
+    return current && { done, current: { ...this.shape, items: [current] } };
+  }
+
+  /** Moves the current item past the items of LIST (lexed from it) that are finished; the rest. */
+  private finish(list: Tokens.List, text: string): Tokens.List {
+    let first = 0;
+    let at = this.itemStart;
+    while (first + 1 < list.items.length) {
+      const next = at + list.items[first].raw.length;
+      // The next item's first line is complete, or its text has started with a letter: it can
+      // no longer turn into a rule or lazy text, and the item before it is over.
+      WORD_ITEM.lastIndex = next;
+      if (text.indexOf("\n", next) < 0 && !WORD_ITEM.test(text)) break;
+      at = next;
+      first++;
+    }
+    this.itemStart = at;
+    return first === 0 ? list : { ...list, items: list.items.slice(first) };
+  }
+}

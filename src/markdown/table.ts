@@ -1,0 +1,165 @@
+// The open last block when it is a table: its finished rows keep the HTML they were given, and a
+// delta re-renders only the row still being written (split into cells as marked splits it).
+import type { Token, Tokens } from "marked";
+import { opening } from "./html";
+import type { Links, Markdown } from "./render";
+import { alone, shown, type Grown, type Parts } from "./grown";
+
+/**
+ * A table whose header and delimiter lines are complete: a row is finished with its line, and the
+ * current row is lexed behind the header lines alone (they give its cells and alignment).
+ */
+export class TableRows implements Parts {
+  private constructor(
+    private readonly markdown: Markdown,
+    private readonly links: Links,
+    /** The header and delimiter lines. */
+    private readonly header: string,
+    /** The HTML up to the body: `<table>`, the header row. */
+    private readonly head: string,
+    private done: string,
+    /** Where the current row starts in the open text. */
+    private rowStart: number,
+  ) {}
+
+  /** The finished rows' HTML when the table was last shown, and what was finished since. */
+  private shown = "";
+  private fresh = "";
+  /** Whether the table's HTML was last shown as its head, the finished rows, then the current one. */
+  private kept = false;
+  /** The table without rows: its header cells and their alignment. */
+  private shape: Tokens.Table | undefined;
+  /** The inline tokens and HTML of the current row's cells, by text. */
+  private cells = new Map<string, { tokens: Token[]; html: string }>();
+
+  static of(
+    markdown: Markdown,
+    links: Links,
+    table: Tokens.Table,
+    start: number,
+    text: string,
+    full: string,
+  ): TableRows | undefined {
+    const headerEnd = text.indexOf("\n", text.indexOf("\n", start) + 1) + 1;
+    const head = full.indexOf("</thead>\n") + "</thead>\n".length;
+    if (headerEnd <= 0 || head < "</thead>\n".length) return undefined;
+    // Rows lex behind a header of one-letter cells (as many as the real one's) and the real
+    // delimiter line: they take their cell count and alignment from those alone.
+    const delimiter = text.slice(text.indexOf("\n", start) + 1, headerEnd);
+    const rows = new TableRows(
+      markdown,
+      links,
+      `|${"a|".repeat(table.header.length)}\n${delimiter}`,
+      full.slice(0, head),
+      "",
+      headerEnd,
+    );
+    const grown = rows.render(text);
+    if (grown === undefined || grown.head + grown.tail !== opening(full)) return undefined;
+    return rows;
+  }
+
+  render(text: string): Grown | undefined {
+    const rest = text.slice(this.rowStart);
+    // A row typed on its own line (a pipe starts it, so it is no other block) is split and lexed
+    // cell by cell here; rows that end a line go through the lexer with the table's first lines.
+    const row =
+      this.shape && rest.startsWith("|") && !rest.includes("\n") ? this.row(this.shape, rest) : undefined;
+    const table = row?.table ?? this.lexed(rest);
+    if (table === undefined) return undefined;
+    // The rows are the lines of REST, in order: those whose line has ended are finished.
+    let finished = 0;
+    let end = 0;
+    while (finished < table.rows.length) {
+      const lineEnd = rest.indexOf("\n", end);
+      if (lineEnd < 0) break;
+      end = lineEnd + 1;
+      finished++;
+    }
+    if (finished > 0) {
+      const html = this.body({ ...table, rows: table.rows.slice(0, finished) });
+      if (html === undefined) return undefined;
+      this.done += html;
+      this.fresh += html;
+      this.rowStart += end;
+    }
+    const current = finished > 0 ? { ...table, rows: table.rows.slice(finished) } : table;
+    const own = row ? row.html : this.body(current);
+    if (own === undefined) return undefined;
+    const grown =
+      this.done + own === ""
+        ? { head: "", tail: opening(this.head + "</table>\n"), kept: false, token: current, shaped: false }
+        : shown(
+            this.head + "<tbody>" + this.shown,
+            this.fresh,
+            own + "</tbody></table>\n",
+            current,
+            this.kept,
+          );
+    this.kept = grown.shaped;
+    this.shown = this.done;
+    this.fresh = "";
+    return grown;
+  }
+
+  /** The table the lexer makes of REST behind the header lines, if it is one. */
+  private lexed(rest: string): Tokens.Table | undefined {
+    const tokens = this.markdown.lex(this.header + rest, this.links);
+    if (!alone(tokens, "table")) return undefined;
+    const table = tokens[0] as Tokens.Table;
+    this.shape = { ...table, rows: [] };
+    return table;
+  }
+
+  /**
+   * SHAPE (a table's header and alignment) with ROW, one line, as its only row, and the row's HTML
+   * (as marked's renderer writes a row and its cells).
+   */
+  private row(shape: Tokens.Table, row: string): { table: Tokens.Table; html: string } {
+    // The cells before the one being typed come again and again: they are lexed and rendered once.
+    const kept = new Map<string, { tokens: Token[]; html: string }>();
+    let html = "<tr>\n";
+    const cells = splitCells(row, shape.header.length).map((text, i) => {
+      let cell = this.cells.get(text);
+      if (!cell) {
+        const tokens = this.markdown.inlineTokens(text, this.links);
+        cell = { tokens, html: this.markdown.renderInline(tokens) };
+      }
+      kept.set(text, cell);
+      const align = shape.align[i];
+      html += `${align ? `<td align="${align}">` : "<td>"}${cell.html}</td>\n`;
+      return { text, tokens: cell.tokens, header: false, align };
+    });
+    this.cells = kept;
+    return { table: { ...shape, rows: [cells] }, html: html + "</tr>\n" };
+  }
+
+  /** The rows of TABLE as HTML, without the header and the body's tags. */
+  private body(table: Tokens.Table): string | undefined {
+    if (table.rows.length === 0) return "";
+    const html = this.markdown.render(table);
+    const start = html.indexOf("</thead>\n<tbody>");
+    if (start < 0 || !html.endsWith("</tbody></table>\n")) return undefined;
+    return html.slice(start + "</thead>\n<tbody>".length, html.length - "</tbody></table>\n".length);
+  }
+}
+
+/**
+ * The cells of a table ROW as marked splits them: at pipes not escaped by a backslash, without
+ * the empty cells a leading and a trailing pipe make, cut or padded to COUNT, trimmed, and with
+ * their escaped pipes unescaped.
+ */
+function splitCells(row: string, count: number): string[] {
+  const cells = row
+    .replace(/\|/g, (_pipe: string, at: number) => {
+      let escaped = false;
+      for (let i = at - 1; i >= 0 && row[i] === "\\"; i--) escaped = !escaped;
+      return escaped ? "|" : " |";
+    })
+    .split(" |");
+  if (!cells[0].trim()) cells.shift();
+  if (cells.length > 0 && !cells[cells.length - 1].trim()) cells.pop();
+  if (cells.length > count) cells.length = count;
+  while (cells.length < count) cells.push("");
+  return cells.map((cell) => cell.trim().replace(/\\\|/g, "|"));
+}
