@@ -29,25 +29,25 @@ export interface PlainEnd {
   ticks: boolean;
 }
 
+/** The kinds of plain characters (see `ASCII`). */
+const WORD = 1;
+const BRACKETED = 2;
+const DELIMITER = 3;
+const TICK = 4;
+
 /**
- * For each ASCII character: 0 not plain, 1 plain, 2 plain on a line without brackets, 3 an
- * emphasis delimiter, plain where it can only open (see `opensOnly`), 4 a backtick, plain on a
- * line without one (it can then only open a code span).
+ * For each ASCII character, its kind: 0 not plain, WORD, BRACKETED (plain on a line without
+ * brackets), DELIMITER (an emphasis delimiter, plain where it can only open: see `opensOnly`) or
+ * TICK (a backtick, plain on a line without one: it can then only open a code span).
  */
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const char = String.fromCharCode(c);
-  ASCII[c] = PLAIN.test(char)
-    ? 1
-    : UNBRACKETED.test(char)
-      ? 2
-      : "*_".includes(char)
-        ? 3
-        : char === "`"
-          ? 4
-          : 0;
+  if (PLAIN.test(char)) ASCII[c] = WORD;
+  else if (UNBRACKETED.test(char)) ASCII[c] = BRACKETED;
+  else if ("*_".includes(char)) ASCII[c] = DELIMITER;
+  else if (char === "`") ASCII[c] = TICK;
 }
-const DELIMITER = 3;
 
 /**
  * Whether every run of emphasis delimiters in PENDING (the blanks that end the line, then what
@@ -67,24 +67,16 @@ function opensOnly(pending: string, word: string): boolean {
   return true;
 }
 
-/** Whether ADDED could be plain words on the current line (a cheap test before the others). */
-export function mayBePlain(added: string): boolean {
+/** The kinds of characters of ADDED, one bit per kind of `ASCII` (1 << kind); 0 if not plain. */
+export function plainKinds(added: string): number {
+  let kinds = 0;
   for (let i = 0; i < added.length; i++) {
     const c = added.charCodeAt(i);
-    if (c >= 128) return UNBRACKETED.test(added);
-    if (ASCII[c] === 0) return false;
+    if (c >= 128) return UNBRACKETED.test(added) ? 1 << (PLAIN.test(added) ? WORD : BRACKETED) : 0;
+    if (ASCII[c] === 0) return 0;
+    kinds |= 1 << ASCII[c];
   }
-  return true;
-}
-
-/** Whether ADDED, plain words, holds a character that is plain only on a line without brackets. */
-function bracketSensitive(added: string): boolean {
-  for (let i = 0; i < added.length; i++) {
-    const c = added.charCodeAt(i);
-    if (c >= 128) return !PLAIN.test(added);
-    if (ASCII[c] === 2) return true;
-  }
-  return false;
+  return kinds;
 }
 
 const RISKY = /[&:@\\<]/;
@@ -126,16 +118,17 @@ export function plainEnd(
 }
 
 /**
- * The HTML that ADDED (which `mayBePlain`) appends to a line that ends as LINE says, and LINE
- * brought up to date; undefined, and LINE untouched, when ADDED could change more than that.
+ * The HTML that ADDED (of the character KINDS `plainKinds` gives) appends to a line that ends as
+ * LINE says, and LINE brought up to date; undefined, and LINE untouched, when ADDED could change
+ * more than that.
  */
-export function plainWords(line: PlainEnd, added: string): string | undefined {
-  if (line.bracket && bracketSensitive(added)) return undefined;
+export function plainWords(line: PlainEnd, added: string, kinds: number): string | undefined {
+  if (kinds & (1 << BRACKETED) && line.bracket) return undefined;
   // One run of backticks on a line without one opens a code span, shown as it is until it closes.
-  const tick = added.indexOf("`");
+  const tick = kinds & (1 << TICK) ? added.indexOf("`") : -1;
   if (tick >= 0 && (line.ticks || /`[^`]+`/.test(added.slice(tick)))) return undefined;
   const pending = line.blanks + added;
-  if (!opensOnly(pending, line.blanks === "" ? line.word : " ")) return undefined;
+  if (kinds & (1 << DELIMITER) && !opensOnly(pending, line.blanks === "" ? line.word : " ")) return undefined;
   // Words that can grow into an autolink or an entity change with every letter.
   if (line.risky || (pending.includes(".") && /www\./i.test(line.word + pending))) return undefined;
   let end = pending.length;
@@ -192,10 +185,11 @@ export function afterDelimiters(
   run: InlineRun,
   ending: string,
   added: string,
+  kinds: number,
 ): { html: string; line: PlainEnd } | undefined {
   const end = run.closing !== "" ? closedEnd(run, added) : openerEnd(run, ending);
   if (!end) return undefined;
-  const html = plainWords(end.line, added);
+  const html = plainWords(end.line, added, kinds);
   if (html === undefined || (html === "" && end.before !== "")) return undefined;
   return { html: html === "" ? "" : end.before + html, line: end.line };
 }

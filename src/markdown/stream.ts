@@ -19,7 +19,7 @@ import { References } from "./references";
 import { Changes } from "./changes";
 import { closable, fenceLine, openFence, type OpenFence } from "./open";
 import { runOf, type InlineRun, type Shown } from "./inline";
-import { afterDelimiters, mayBePlain, plainEnd, plainWords, type PlainEnd } from "./plain";
+import { afterDelimiters, plainEnd, plainKinds, plainWords, type PlainEnd } from "./plain";
 
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
 
@@ -143,12 +143,13 @@ export class MarkdownStream {
   private appendPlain(added: string): boolean {
     if (!this.tailIsLastBlock) return false;
     if (this.fence) return this.appendCode(added);
-    if (this.tailHasCode || !mayBePlain(added)) return false;
+    const kinds = plainKinds(added);
+    if (this.tailHasCode || kinds === 0) return false;
     // Only the end of the last line matters, kept apart (the text is not read: reading a string
     // built by `+` copies it whole), so a delta costs its own length, not the text's.
     const line = this.plain ?? (this.plain = this.plainEnd());
-    if (!line) return this.afterConstruct(added);
-    const html = plainWords(line, added);
+    if (!line) return this.afterConstruct(added, kinds);
+    const html = plainWords(line, added, kinds);
     if (html === undefined) return false;
     this.text += added;
     this.run?.add(added);
@@ -157,8 +158,8 @@ export class MarkdownStream {
   }
 
   /** Appends ADDED, plain words, where the text ends with inline delimiters (see `afterDelimiters`). */
-  private afterConstruct(added: string): boolean {
-    const after = this.run && afterDelimiters(this.run, this.ending, added);
+  private afterConstruct(added: string, kinds: number): boolean {
+    const after = this.run && afterDelimiters(this.run, this.ending, added, kinds);
     if (!this.run || !after) return false;
     this.text += added;
     this.run.add(added);
