@@ -4,6 +4,7 @@ import type { Token } from "marked";
 
 const LETTER = /^\p{L}$/u;
 const FENCE = /^(`{3,}|~{3,})([^\n]*)$/;
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 /** The start of a block that ends a paragraph whatever the line after it holds. */
 const INTERRUPTS = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>)/;
 /** A list item's marker and the first character of its text. */
@@ -20,14 +21,15 @@ export type OpenFence = Fence & { line: string };
 
 /**
  * The start of the open line of FENCE's code once ADDED is appended, or undefined when one of the
- * lines could close the fence. Only the line's start is kept: a fence has at most three spaces
- * before it.
+ * lines closes the fence (a line that only may close it later, such as two backticks, is code
+ * until it does). Only the line's start is kept: a closing fence has at most three spaces before
+ * it, and a longer line that starts like one is taken for one.
  */
 export function fenceLine(fence: OpenFence, added: string): string | undefined {
   const lines = (fence.line + added).split("\n");
   for (const line of lines) {
-    const body = line.trimStart();
-    if (body[0] === fence.char && line.length - body.length <= 3) return undefined;
+    const closing = CLOSING_FENCE.exec(line)?.[1];
+    if (closing && closing[0] === fence.char && closing.length >= fence.size) return undefined;
   }
   const last = lines[lines.length - 1];
   return last.length > 8 ? last.slice(0, 8) : last;
