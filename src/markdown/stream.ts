@@ -3,13 +3,11 @@
 // plain words appended to it cost only themselves.
 import type { Token, Tokens } from "marked";
 import type { Block, Patch } from "../protocol/blocks";
-import { openCodeBlock } from "./code";
-import { escape, flat, opening } from "./html";
+import { escape, flat } from "./html";
 import {
   definitions,
   hasDefinition,
   markdownFor,
-  sourceOf,
   type Links,
   type Markdown,
   type RenderOptions,
@@ -17,7 +15,8 @@ import {
 import { openParts, type Parts } from "./parts";
 import { References } from "./references";
 import { Changes } from "./changes";
-import { closable, fenceLine, openFence, type OpenFence } from "./open";
+import { Renders } from "./renders";
+import { closable, fenceLine, type OpenFence } from "./open";
 import { runOf, type InlineRun, type Shown } from "./inline";
 import { afterDelimiters, plainEnd, plainKinds, plainWords, type PlainEnd } from "./plain";
 
@@ -37,8 +36,8 @@ export class MarkdownStream {
   /** The source of each closed block that may hold a reference link, for late definitions. */
   private readonly references = new References();
   private readonly links: Links = {};
-  /** The full HTML of the open blocks by source, to reuse when a re-render leaves one unchanged. */
-  private rendered = new Map<string, string>();
+  /** The whole HTML of the open blocks by source, to reuse when a re-render leaves one unchanged. */
+  private readonly renders: Renders;
   /** The last block renders the end of the text, so words typed there append to its HTML. */
   private tailIsLastBlock = false;
   /** A short string the last block's HTML ends with (read instead of the whole, which may be a rope). */
@@ -65,6 +64,7 @@ export class MarkdownStream {
     options: RenderOptions = {},
   ) {
     this.markdown = markdownFor(options);
+    this.renders = new Renders(this.markdown);
   }
 
   /** How many leading blocks are closed: their HTML is final (a late reference definition aside). */
@@ -130,7 +130,7 @@ export class MarkdownStream {
     this.html.length = 0;
     this.references.clear();
     for (const tag of Object.keys(this.links)) delete this.links[tag];
-    this.rendered.clear();
+    this.renders.clear();
     this.fence = undefined;
     this.plain = undefined;
     this.run = undefined;
@@ -340,14 +340,14 @@ export class MarkdownStream {
           tags.push(d.tag);
         }
       });
-      const html = this.rendered.get(sourceOf(token)) ?? this.markdown.render(token);
+      const html = this.renders.whole(token);
       if (html === "") continue;
       this.references.closed(this.closedCount, token.raw);
       this.html.push(html);
       this.changes.touch(this.closedCount);
       this.closedCount++;
     }
-    if (tags.length > 0) this.rendered.clear();
+    if (tags.length > 0) this.renders.clear();
     return tags;
   }
 
@@ -365,43 +365,22 @@ export class MarkdownStream {
   /** Renders the open tokens (the tail of the text) in their open form. */
   private renderOpen(tokens: Token[], tail: string, final: boolean): void {
     const previous = this.html.length;
-    const rendered = this.rendered;
-    this.rendered = new Map();
     this.html.length = this.closedCount;
-    this.fence = undefined;
-    this.tailIsLastBlock = false;
-    this.plain = undefined;
-    let offset = 0;
-    tokens.forEach((token, i) => {
-      const start = offset;
-      offset += token.raw.length;
-      const last = i === tokens.length - 1;
-      const fence = last && !final ? openFence(token) : undefined;
-      let html: string;
-      if (fence) {
-        const contentStart = tail.indexOf("\n", start) + 1;
-        html = openCodeBlock(fence.info) + (contentStart > 0 ? escape(tail.slice(contentStart)) : "");
-        if (contentStart > 0) this.fence = { ...fence, line: tail.slice(tail.lastIndexOf("\n") + 1) };
-      } else {
-        // A block before the last one is often unchanged: reuse its HTML (a code block's colours).
-        const full = rendered.get(sourceOf(token)) ?? this.markdown.render(token);
-        if (full === "") return;
-        this.rendered.set(sourceOf(token), full);
-        html = final ? full : opening(full);
-      }
+    const open = this.renders.open(tokens, tail, final);
+    for (const html of open.html) {
       this.changes.touch(this.html.length);
       this.html.push(html);
-      if (last) {
-        this.ending = html;
-        this.tailIsLastBlock = true;
-        this.tailHasCode = !fence && html.includes("<pre");
-      }
-    });
+    }
+    this.fence = open.fence;
+    this.tailIsLastBlock = open.tail;
+    this.tailHasCode = open.tailHasCode;
+    this.plain = undefined;
+    if (open.tail) this.ending = this.html[this.html.length - 1];
     this.run = undefined;
     this.lineEnded = false;
     // Blocks still open before the last one must be apart from it by a blank line: a line that
     // starts with its own text then cannot join them, whatever follows on it.
-    const lastStart = offset - (tokens.at(-1)?.raw.length ?? 0);
+    const lastStart = tokens.slice(0, -1).reduce((sum, t) => sum + t.raw.length, 0);
     const apart = this.html.length === this.closedCount + 1 || BLANK_BEFORE.test(tail.slice(0, lastStart));
     // The run lexes with the closed blocks' definitions only: one in an open block would be missed.
     if (!final && this.tailIsLastBlock && !this.fence && apart && !tokens.some(hasDefinition))
@@ -417,7 +396,7 @@ export class MarkdownStream {
   /** The parts of the open list or table when it is the only block in TOKENS (the open TEXT). */
   private partsOf(tokens: Token[], text: string): Parts | undefined {
     if (this.html.length !== this.closedCount + 1) return undefined;
-    return openParts(this.markdown, this.links, tokens, text, (token) => this.rendered.get(sourceOf(token)));
+    return openParts(this.markdown, this.links, tokens, text, (token) => this.renders.known(token));
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { apply, keyed, stream } from "../../../src/markdown";
 import type { Block } from "../../../src/protocol/blocks";
-import { random } from "../../fixtures/markdown-corpus";
+import { random, split } from "../../fixtures/markdown-corpus";
 
 // Tables and lists grow row by row and item by item: the stream keeps their finished rows and
 // items and re-renders only the last ones, so every way a row or an item can still change what
@@ -75,17 +75,6 @@ function document(next: () => number): string {
     parts.push(pick(["\n\n", "\n", "\n\nText.\n\n"]));
   }
   return parts.join("");
-}
-
-/** The pieces of TEXT cut at random lengths from 1 to MAX. */
-function split(text: string, next: () => number, max: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length;) {
-    const n = 1 + Math.floor(next() * max);
-    pieces.push(text.slice(i, i + n));
-    i += n;
-  }
-  return pieces;
 }
 
 /** Closing tags, blanks and the empty cells a short row is padded with: what an open block leaves off. */

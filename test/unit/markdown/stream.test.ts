@@ -1,20 +1,9 @@
 import assert from "node:assert/strict";
 import { apply, keyed, stream } from "../../../src/markdown";
 import type { Block } from "../../../src/protocol/blocks";
-import { answer, corpus, random } from "../../fixtures/markdown-corpus";
+import { answer, corpus, random, split } from "../../fixtures/markdown-corpus";
 
 const documents = [...corpus, answer(1, 6000, 2), answer(2, 6000, 2), answer(3, 2500, 1)];
-
-/** The pieces of TEXT cut at random lengths from 1 to MAX. */
-function split(text: string, next: () => number, max: number): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length;) {
-    const n = 1 + Math.floor(next() * max);
-    pieces.push(text.slice(i, i + n));
-    i += n;
-  }
-  return pieces;
-}
 
 /** Streams PIECES, checking after each that the blocks are those of rendering the prefix at once. */
 function showsEachPrefix(pieces: string[], label: string): ReturnType<typeof stream> {
