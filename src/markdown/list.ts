@@ -32,8 +32,13 @@ function loosened(list: Tokens.List): Tokens.List | undefined {
   return { ...list, loose: true, items };
 }
 
-/** A list item of one line at the margin: its bullet or number and delimiter, one space, its words. */
-const SIMPLE_ITEM = /^(?:([-+*])|(\d{1,9})([.)])) (\p{L}.*?)[ \t]*$/u;
+/**
+ * A list item of one line at the margin: its bullet or number and delimiter, one space, and text
+ * that can only be a paragraph's: it starts with a letter, a code span's backticks (not a fence)
+ * or emphasis delimiters before a word (not a rule or another bullet).
+ */
+const SIMPLE_ITEM =
+  /^(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])).*?)[ \t]*$/u;
 
 /** A list item's marker followed by a word. */
 const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
