@@ -15,17 +15,24 @@ export class References {
     this.sources.clear();
   }
 
-  /** The blocks before BEFORE that name one of TAGS (labels defined just now), rendered with LINKS. */
-  *rendered(tags: string[], before: number, markdown: Markdown, links: Links): Generator<[number, string]> {
+  /**
+   * Renders again, in HTML (the blocks' HTML by index), the blocks before BEFORE that name one of
+   * TAGS, labels defined just now, with LINKS; answers the indexes whose HTML changed.
+   */
+  rerender(tags: string[], before: number, markdown: Markdown, links: Links, html: string[]): number[] {
+    const changed: number[] = [];
     for (const [index, source] of this.sources) {
       if (index >= before) continue;
       const labels = source.toLowerCase().replace(/\s+/g, " ");
       if (!tags.some((tag) => labels.includes(`[${tag}]`))) continue;
-      const html = markdown
+      const now = markdown
         .lex(source, links)
         .map((t) => markdown.render(t))
         .join("");
-      yield [index, html];
+      if (now === html[index]) continue;
+      html[index] = now;
+      changed.push(index);
     }
+    return changed;
   }
 }

@@ -227,7 +227,7 @@ export class MarkdownStream {
     if (!ended && !/[^ \t]$/.test(words || run.source)) return false;
     if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
     const last = this.html.length - 1;
-    // A reference in it may take a definition that comes later (see `lateDefinitions`).
+    // A reference in it may take a definition that comes later (see `References`).
     this.references.closed(last, this.text);
     this.show(run.close("</p>\n"));
     this.closedCount++;
@@ -324,7 +324,9 @@ export class MarkdownStream {
       const before = this.closedCount;
       const tags = this.close(closed);
       this.text = this.text.slice(closingEnd);
-      this.lateDefinitions(tags, before);
+      // A closed block that names a label defined only now (a definition came late) shows it now.
+      for (const index of this.references.rerender(tags, before, this.markdown, this.links, this.html))
+        this.changes.touch(index);
     }
     this.renderOpen(tokens, tail.slice(closingEnd), final);
   }
@@ -349,17 +351,6 @@ export class MarkdownStream {
     }
     if (tags.length > 0) this.renders.clear();
     return tags;
-  }
-
-  /** Re-renders the closed blocks that name a label defined only now (a definition came late). */
-  private lateDefinitions(tags: string[], before: number): void {
-    if (tags.length === 0) return;
-    for (const [index, html] of this.references.rendered(tags, before, this.markdown, this.links)) {
-      if (html !== this.html[index]) {
-        this.html[index] = html;
-        this.changes.touch(index);
-      }
-    }
   }
 
   /** Renders the open tokens (the tail of the text) in their open form. */
