@@ -204,7 +204,7 @@ export class InlineRun {
 }
 
 /** Where TEXT ends without its trailing spaces and tabs. */
-export function blankEnd(text: string): number {
+function blankEnd(text: string): number {
   let end = text.length;
   while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
   return end;
@@ -214,7 +214,7 @@ export function blankEnd(text: string): number {
  * Whether a block's inline TEXT starts in a way no more text on its line can change: it could
  * not still become a list marker, a rule, a fence, an HTML block or a link definition.
  */
-export function decided(text: string): boolean {
+function decided(text: string): boolean {
   const first = text[0];
   if (LETTER.test(first)) return true;
   if (first === "<") return false;
@@ -239,7 +239,7 @@ export function decided(text: string): boolean {
 }
 
 /** The inline text that ends TOKEN (a paragraph, a heading, the last list item's text…), if any. */
-export function lastInline(token: Token): { text: string; stops: RegExp } | undefined {
+function lastInline(token: Token): { text: string; stops: RegExp } | undefined {
   switch (token.type) {
     case "paragraph":
     case "text":
