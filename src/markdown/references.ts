@@ -21,6 +21,7 @@ export class References {
    */
   rerender(tags: string[], before: number, markdown: Markdown, links: Links, html: string[]): number[] {
     const changed: number[] = [];
+    if (tags.length === 0) return changed;
     for (const [index, source] of this.sources) {
       if (index >= before) continue;
       const labels = source.toLowerCase().replace(/\s+/g, " ");
