@@ -11,6 +11,7 @@ import {
   type TokensList,
 } from "marked";
 import { codeBlock } from "./code";
+import { quickInline } from "./quick";
 import { escape } from "./html";
 import { safeHref, safeImage, type CommandLinks } from "./links";
 
@@ -83,6 +84,8 @@ export class Markdown {
 
   /** The inline tokens of SRC (the text of one paragraph, heading or cell), LINKS resolved. */
   inlineTokens(src: string, links: Links = {}): Token[] {
+    const quick = quickInline(src);
+    if (quick) return quick;
     const lexer = new Lexer(this.options);
     Object.assign(lexer.tokens.links, links);
     return lexer.inlineTokens(src);
