@@ -84,7 +84,8 @@ export class Markdown {
 
   /** The inline tokens of SRC (the text of one paragraph, heading or cell), LINKS resolved. */
   inlineTokens(src: string, links: Links = {}): Token[] {
-    const quick = quickInline(src);
+    // A bracket may name a reference definition, which only marked resolves.
+    const quick = src.includes("[") && !empty(links) ? undefined : quickInline(src);
     if (quick) return quick;
     const lexer = new Lexer(this.options);
     Object.assign(lexer.tokens.links, links);
@@ -100,6 +101,12 @@ export class Markdown {
   render(token: Token): string {
     return this.parser.parse([token]);
   }
+}
+
+/** Whether LINKS defines no label. */
+function empty(links: Links): boolean {
+  for (const _ in links) return false;
+  return true;
 }
 
 const plain = new Markdown();

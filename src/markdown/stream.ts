@@ -17,6 +17,7 @@ import { References } from "./references";
 import { Changes } from "./changes";
 import { Renders } from "./renders";
 import { closable, fenceLine, type OpenFence } from "./open";
+import { Incoming } from "./held";
 import { runOf, type InlineRun, type Shown } from "./inline";
 import { afterDelimiters, plainEnd, plainKinds, plainWords, type PlainEnd } from "./plain";
 
@@ -26,10 +27,7 @@ const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
 export class MarkdownStream {
   /** The open part of the text: everything before it is in closed blocks. */
   private text = "";
-  /** The text as given (CRs and all), its last deltas kept apart until `update` reads it. */
-  private source = "";
-  private deltas: string[] = [];
-  private carriage = false;
+  private readonly incoming = new Incoming();
   private ended = false;
   private readonly html: string[] = [];
   private closedCount = 0;
@@ -79,24 +77,14 @@ export class MarkdownStream {
 
   /** Sets the whole text; when it extends the last one only the added part is rendered. */
   update(text: string): Patch {
-    if (this.deltas.length > 0) {
-      this.source += this.deltas.join("");
-      this.deltas.length = 0;
-    }
-    if (this.ended || !text.startsWith(this.source)) this.reset();
-    return this.append(text.slice(this.source.length));
+    if (this.ended || !text.startsWith(this.incoming.source)) this.reset();
+    return this.append(text.slice(this.incoming.source.length));
   }
 
   /** Adds DELTA to the text and returns the patch since the last one. */
   append(delta: string): Patch {
     if (this.ended) throw new Error("the text has ended");
-    this.deltas.push(delta);
-    let added = this.carriage ? "\r" + delta : delta;
-    if (added.includes("\r")) {
-      this.carriage = added.endsWith("\r");
-      if (this.carriage) added = added.slice(0, -1);
-      added = added.replace(/\r\n?/g, "\n");
-    }
+    const added = this.incoming.add(delta);
     if (
       added !== "" &&
       !this.appendPlain(added) &&
@@ -113,8 +101,7 @@ export class MarkdownStream {
   /** Closes the text (the answer is finished): the last blocks get their final HTML. */
   end(): Patch {
     if (!this.ended) {
-      if (this.carriage) this.text += "\n";
-      this.carriage = false;
+      this.text += this.incoming.rest();
       this.ended = true;
       this.render(true);
     }
@@ -122,9 +109,9 @@ export class MarkdownStream {
   }
 
   private reset(): void {
-    this.text = this.source = "";
-    this.deltas.length = 0;
-    this.carriage = this.ended = this.tailIsLastBlock = false;
+    this.text = "";
+    this.incoming.clear();
+    this.ended = this.tailIsLastBlock = false;
     this.ending = "";
     this.closedCount = 0;
     this.html.length = 0;

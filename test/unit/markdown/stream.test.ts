@@ -133,6 +133,31 @@ describe("stream", () => {
     assert.deepEqual(replica, keyed("Something else", "k"));
   });
 
+  it("shows a new list item with its first word, never as an empty item or a heading", () => {
+    const one = keyed("- first", "k")[0].html;
+    for (const typed of [
+      ["-", " "],
+      [" ", " ", "-", " "],
+    ]) {
+      const renderer = stream("k");
+      let replica = apply([], renderer.append("- first\n"));
+      for (const piece of typed) {
+        replica = apply(replica, renderer.append(piece));
+        // Not "<li></li>", nor "first" turned into a heading by a "-" under it.
+        assert.ok(one.startsWith(replica[0].html), `after ${JSON.stringify(typed)}: ${replica[0].html}`);
+      }
+      replica = apply(replica, renderer.append("sec"));
+      assert.match(
+        replica[0].html,
+        typed.length === 2 ? /<li>first<\/li>\n<li>sec$/ : /<li>first<ul>\n<li>sec$/,
+      );
+    }
+    // What is held back comes at the end.
+    const ending = stream("k");
+    const replica = apply(apply(apply([], ending.append("1. a\n")), ending.append("2.")), ending.end());
+    assert.deepEqual(replica, keyed("1. a\n2.", "k"));
+  });
+
   it("refuses text after the end", () => {
     const renderer = stream("k");
     renderer.append("done");

@@ -1,0 +1,75 @@
+// The text as it comes in, before the blocks see it: the deltas kept for `update` to compare with,
+// CR and CRLF turned into LF (a CR at the end of a delta waits for the next one), and the start of
+// a line that is still undecided held back until its text starts. Shown at once it would flicker —
+// a lone "-" under a list item is an empty item, under an indented one it turns the item's text
+// into a heading; a half-typed table delimiter row shows as text until it completes, then the text
+// above it turns into the table's header — and each of those states costs a render of the block.
+
+/** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
+const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
+/** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
+const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
+/** The longest line held back (it shows nothing but markers). */
+const LONGEST = 256;
+
+/**
+ * Where the part of TEXT to hold back starts (TEXT's length when none is): its last line, when
+ * that line is undecided and starts in TEXT (after a new line, or at its start when AT_LINE_START).
+ */
+export function heldFrom(text: string, atLineStart: boolean): number {
+  const newLine = text.lastIndexOf("\n");
+  const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : text.length;
+  if (start === text.length || text.length - start > LONGEST) return text.length;
+  const line = text.slice(start);
+  return ITEM_START.test(line) || DELIMITER_ROW.test(line) ? start : text.length;
+}
+
+/** The incoming text of one stream. */
+export class Incoming {
+  /** The text as given (CRs and all), its last deltas kept apart until `source` reads it. */
+  private given = "";
+  private readonly deltas: string[] = [];
+  private carriage = false;
+  private held = "";
+  private atLineStart = true;
+
+  /** The text as given so far. */
+  get source(): string {
+    if (this.deltas.length > 0) {
+      this.given += this.deltas.join("");
+      this.deltas.length = 0;
+    }
+    return this.given;
+  }
+
+  /** Takes DELTA; answers what the blocks get now, with LF line ends. */
+  add(delta: string): string {
+    this.deltas.push(delta);
+    let added = this.carriage ? "\r" + delta : delta;
+    if (added.includes("\r")) {
+      this.carriage = added.endsWith("\r");
+      if (this.carriage) added = added.slice(0, -1);
+      added = added.replace(/\r\n?/g, "\n");
+    }
+    const text = this.held + added;
+    const from = heldFrom(text, this.atLineStart);
+    this.held = text.slice(from);
+    if (from > 0) this.atLineStart = text[from - 1] === "\n";
+    return from === text.length ? text : text.slice(0, from);
+  }
+
+  /** What the blocks have not got yet, once the text has ended. */
+  rest(): string {
+    const rest = this.held + (this.carriage ? "\n" : "");
+    this.held = "";
+    this.carriage = false;
+    return rest;
+  }
+
+  clear(): void {
+    this.given = this.held = "";
+    this.deltas.length = 0;
+    this.carriage = false;
+    this.atLineStart = true;
+  }
+}
