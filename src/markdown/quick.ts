@@ -1,9 +1,10 @@
 // The inline tokens of the short texts a stream lexes on almost every delta — words, code spans,
-// and `*emphasis*` or `**strong**` around plain words — made without marked's inline lexer, which
-// costs microseconds per call in set-up alone. The tokens are exactly the ones marked makes
-// (checked against it over random texts in the tests); any text outside that narrow shape is
-// left to marked.
+// `*emphasis*` or `**strong**` around plain words, and links to http(s) URLs, finished or not (see
+// quick-link.ts) — made without marked's inline lexer, which costs microseconds per call in set-up
+// alone. The tokens are exactly the ones marked makes (checked against it over random texts in the
+// tests); any text outside that narrow shape is left to marked.
 import type { Token } from "marked";
+import { bracket } from "./quick-link";
 
 /** What each ASCII character may be here (0: the text is left to marked). */
 const WORD = 1;
@@ -11,6 +12,7 @@ const WORD = 1;
 const MARK = 2;
 const STAR = 3;
 const TICK = 4;
+const BRACKET = 5;
 const KIND = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const char = String.fromCharCode(c);
@@ -19,6 +21,7 @@ for (let c = 0; c < 128; c++) {
 }
 KIND[42] = STAR;
 KIND[96] = TICK;
+KIND[91] = BRACKET;
 
 /** Characters a code span may hold here: printable ASCII bar those that lean on what is around. */
 const CODE = new Uint8Array(128);
@@ -37,8 +40,9 @@ function text(raw: string): Token {
 
 /**
  * The inline tokens marked makes of SRC, when SRC is made only of words and the punctuation in
- * `KIND`, single-backtick code spans, and `*` or `**` delimiters after a blank (or the start)
- * around words (a run that no closer follows is text); undefined for anything else.
+ * `KIND`, single-backtick code spans, `*` or `**` delimiters after a blank (or the start) around
+ * words (a run that no closer follows is text), and the links `bracket` takes; undefined for
+ * anything else.
  */
 export function quickInline(src: string): Token[] | undefined {
   // Words with "www." in them are links.
@@ -82,6 +86,20 @@ export function quickInline(src: string): Token[] | undefined {
       const raw = src.slice(i, close + 1);
       tokens.push({ type: "codespan", raw, text: raw.slice(1, -1) });
       i = pending = close + 1;
+      continue;
+    }
+    if (kind === BRACKET) {
+      const b = bracket(src, i);
+      if (b === undefined) return undefined;
+      // A text token marked's reference rule starts at the bracket (no text pends, so the last
+      // token is not text) has no `escaped` field.
+      if (b.bare && pending === i) tokens.push({ type: "text", raw: "", text: "" });
+      i = b.textEnd;
+      if (b.link) {
+        flush(i);
+        tokens.push(b.link);
+        i = pending = b.end;
+      }
       continue;
     }
     if (kind !== STAR) return undefined;
