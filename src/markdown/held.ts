@@ -4,11 +4,14 @@
 // a lone "-" under a list item is an empty item, under an indented one it turns the item's text
 // into a heading; a half-typed table delimiter row shows as text until it completes, then the text
 // above it turns into the table's header — and each of those states costs a render of the block.
+import { flat } from "./html";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
 /** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
+/** How many deltas the given text is grown by before it is laid flat. */
+const FLATTEN_EVERY = 256;
 /** The longest line held back (it shows nothing but markers). */
 const LONGEST = 256;
 
@@ -26,25 +29,27 @@ export function heldFrom(text: string, atLineStart: boolean): number {
 
 /** The incoming text of one stream. */
 export class Incoming {
-  /** The text as given (CRs and all), its last deltas kept apart until `source` reads it. */
+  /** The text as given (CRs and all). */
   private given = "";
-  private readonly deltas: string[] = [];
+  private pieces = 0;
   private carriage = false;
   private held = "";
   private atLineStart = true;
 
   /** The text as given so far. */
   get source(): string {
-    if (this.deltas.length > 0) {
-      this.given += this.deltas.join("");
-      this.deltas.length = 0;
-    }
     return this.given;
   }
 
   /** Takes DELTA; answers what the blocks get now, with LF line ends. */
   add(delta: string): string {
-    this.deltas.push(delta);
+    // One string grown by `+` (an array of every delta costs the collector a slot per delta),
+    // laid flat now and then: a chain of thousands of pieces costs every young collection.
+    this.given += delta;
+    if (++this.pieces === FLATTEN_EVERY) {
+      flat(this.given);
+      this.pieces = 0;
+    }
     let added = this.carriage ? "\r" + delta : delta;
     if (added.includes("\r")) {
       this.carriage = added.endsWith("\r");
@@ -68,7 +73,6 @@ export class Incoming {
 
   clear(): void {
     this.given = this.held = "";
-    this.deltas.length = 0;
     this.carriage = false;
     this.atLineStart = true;
   }
