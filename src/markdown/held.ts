@@ -10,8 +10,8 @@ import { flat } from "./html";
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
 /** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
-/** How many deltas the given text is grown by before it is laid flat. */
-const FLATTEN_EVERY = 256;
+/** How many deltas make one flat piece of the given text. */
+const PIECE = 256;
 /** The longest line held back (it shows nothing but markers). */
 const LONGEST = 256;
 
@@ -29,8 +29,9 @@ export function heldFrom(text: string, atLineStart: boolean): number {
 
 /** The incoming text of one stream. */
 export class Incoming {
-  /** The text as given (CRs and all). */
+  /** The text as given (CRs and all): older deltas in pieces laid flat, then the last ones. */
   private given = "";
+  private recent = "";
   private pieces = 0;
   private carriage = false;
   private held = "";
@@ -38,16 +39,17 @@ export class Incoming {
 
   /** The text as given so far. */
   get source(): string {
-    return this.given;
+    return this.given + this.recent;
   }
 
   /** Takes DELTA; answers what the blocks get now, with LF line ends. */
   add(delta: string): string {
-    // One string grown by `+` (an array of every delta costs the collector a slot per delta),
-    // laid flat now and then: a chain of thousands of pieces costs every young collection.
-    this.given += delta;
-    if (++this.pieces === FLATTEN_EVERY) {
-      flat(this.given);
+    // Strings grown by `+` are chains of pieces, and a chain of thousands of them (or an array of
+    // every delta) costs every young collection: the last deltas are laid flat as one piece.
+    this.recent += delta;
+    if (++this.pieces === PIECE) {
+      this.given += flat(this.recent);
+      this.recent = "";
       this.pieces = 0;
     }
     let added = this.carriage ? "\r" + delta : delta;
@@ -72,7 +74,8 @@ export class Incoming {
   }
 
   clear(): void {
-    this.given = this.held = "";
+    this.given = this.recent = this.held = "";
+    this.pieces = 0;
     this.carriage = false;
     this.atLineStart = true;
   }

@@ -286,7 +286,7 @@ export class MarkdownStream {
     this.html[index] += html;
     this.changes.append(index, html);
     // Kept short: reading it flattens it.
-    this.ending = this.ending.length < 1024 ? this.ending + html : html;
+    this.ending = html;
   }
 
   /** Lexes the open part of the text, closes the blocks that can no longer change, renders the rest. */
