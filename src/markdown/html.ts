@@ -23,7 +23,23 @@ export function flat(s: string): string {
   return s;
 }
 
-const CLOSING = /^<\/[a-z][a-z0-9]*>$/;
+/** Whether C, a character code, is one `\s` matches. */
+function blank(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return /\s/.test(String.fromCharCode(c));
+}
+
+/** Whether HTML from START to END is a closing tag, `</name>`. */
+function closingTag(html: string, start: number, end: number): boolean {
+  if (end - start < 4 || html.charCodeAt(start + 1) !== 47) return false;
+  for (let i = start + 2; i < end - 1; i++) {
+    const c = html.charCodeAt(i);
+    const letter = (c >= 97 && c <= 122) || (i > start + 2 && c >= 48 && c <= 57);
+    if (!letter) return false;
+  }
+  return true;
+}
+
 const EMPTY_CELL = /^<t[dh](?: align="[a-z]+")?>$/;
 
 /**
@@ -34,12 +50,17 @@ const EMPTY_CELL = /^<t[dh](?: align="[a-z]+")?>$/;
 export function opening(html: string): string {
   let end = html.length;
   for (;;) {
-    while (end > 0 && /\s/.test(html[end - 1])) end--;
-    if (end < 4 || html[end - 1] !== ">") return html.slice(0, end);
+    while (end > 0 && blank(html.charCodeAt(end - 1))) end--;
+    if (end < 4 || html.charCodeAt(end - 1) !== 62) return html.slice(0, end);
     const start = html.lastIndexOf("<", end - 1);
-    const tag = html.slice(start, end);
     // An empty cell is one a short table row is padded with: it comes when its text does.
-    if (start < 0 || !(CLOSING.test(tag) || (EMPTY_CELL.test(tag) && html.startsWith("</t", end)))) {
+    if (
+      start < 0 ||
+      !(
+        closingTag(html, start, end) ||
+        (html.startsWith("</t", end) && EMPTY_CELL.test(html.slice(start, end)))
+      )
+    ) {
       return html.slice(0, end);
     }
     end = start;

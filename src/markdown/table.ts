@@ -61,27 +61,33 @@ export class TableRows implements Parts {
 
   render(text: string): Grown | undefined {
     const rest = text.slice(this.rowStart);
-    // A row typed on its own line (a pipe starts it, so it is no other block) is split and lexed
-    // cell by cell here; rows that end a line go through the lexer with the table's first lines.
-    const row =
-      this.shape && rest.startsWith("|") && !rest.includes("\n") ? this.row(this.shape, rest) : undefined;
+    const split = this.shape && this.lines(this.shape, rest);
+    const row = split?.current;
     const table = row?.table ?? this.lexed(rest);
     if (table === undefined) return undefined;
-    // The rows are the lines of REST, in order: those whose line has ended are finished.
     let finished = 0;
-    let end = 0;
-    while (finished < table.rows.length) {
-      const lineEnd = rest.indexOf("\n", end);
-      if (lineEnd < 0) break;
-      end = lineEnd + 1;
-      finished++;
-    }
-    if (finished > 0) {
-      const html = this.body({ ...table, rows: table.rows.slice(0, finished) });
-      if (html === undefined) return undefined;
-      this.done += html;
-      this.fresh += html;
-      this.rowStart += end;
+    if (split) {
+      if (split.finished !== undefined) {
+        this.done += split.finished;
+        this.fresh += split.finished;
+        this.rowStart += rest.indexOf("\n") + 1;
+      }
+    } else {
+      // The rows are the lines of REST, in order: those whose line has ended are finished.
+      let end = 0;
+      while (finished < table.rows.length) {
+        const lineEnd = rest.indexOf("\n", end);
+        if (lineEnd < 0) break;
+        end = lineEnd + 1;
+        finished++;
+      }
+      if (finished > 0) {
+        const html = this.body({ ...table, rows: table.rows.slice(0, finished) });
+        if (html === undefined) return undefined;
+        this.done += html;
+        this.fresh += html;
+        this.rowStart += end;
+      }
     }
     const current = finished > 0 ? { ...table, rows: table.rows.slice(finished) } : table;
     const own = row ? row.html : this.body(current);
@@ -100,6 +106,25 @@ export class TableRows implements Parts {
     this.shown = this.done;
     this.fresh = "";
     return grown;
+  }
+
+  /**
+   * REST split into rows typed on their own lines (a pipe starts each, so it is no other block),
+   * each split and lexed cell by cell here: the current row, which stays current after its line
+   * ends until the next row's text starts (the table's HTML then only grows), and the HTML of the
+   * row before it when that one has just finished. Undefined when REST is not one or two such rows.
+   */
+  private lines(
+    shape: Tokens.Table,
+    rest: string,
+  ): { current: { table: Tokens.Table; html: string }; finished?: string } | undefined {
+    if (!rest.startsWith("|")) return undefined;
+    const newLine = rest.indexOf("\n");
+    if (newLine < 0) return { current: this.row(shape, rest) };
+    if (newLine === rest.length - 1) return { current: this.row(shape, rest.slice(0, -1)) };
+    if (!rest.startsWith("|", newLine + 1) || rest.includes("\n", newLine + 1)) return undefined;
+    const finished = this.row(shape, rest.slice(0, newLine)).html;
+    return { current: this.row(shape, rest.slice(newLine + 1)), finished };
   }
 
   /** The table the lexer makes of REST behind the header lines, if it is one. */
@@ -150,16 +175,19 @@ export class TableRows implements Parts {
  * their escaped pipes unescaped.
  */
 function splitCells(row: string, count: number): string[] {
-  const cells = row
-    .replace(/\|/g, (_pipe: string, at: number) => {
-      let escaped = false;
-      for (let i = at - 1; i >= 0 && row[i] === "\\"; i--) escaped = !escaped;
-      return escaped ? "|" : " |";
-    })
-    .split(" |");
+  let marked = "";
+  let from = 0;
+  for (let at = row.indexOf("|"); at >= 0; at = row.indexOf("|", at + 1)) {
+    let escaped = false;
+    for (let i = at - 1; i >= 0 && row.charCodeAt(i) === 92; i--) escaped = !escaped;
+    if (escaped) continue;
+    marked += row.slice(from, at) + " |";
+    from = at + 1;
+  }
+  const cells = (marked + row.slice(from)).split(" |");
   if (!cells[0].trim()) cells.shift();
   if (cells.length > 0 && !cells[cells.length - 1].trim()) cells.pop();
   if (cells.length > count) cells.length = count;
   while (cells.length < count) cells.push("");
-  return cells.map((cell) => cell.trim().replace(/\\\|/g, "|"));
+  return cells.map((cell) => (cell.includes("\\") ? cell.trim().replace(/\\\|/g, "|") : cell.trim()));
 }
