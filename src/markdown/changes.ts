@@ -8,7 +8,7 @@ import { flat } from "./html";
 type Pending = typeof UNKNOWN | { at: number; html: string };
 const UNKNOWN = "unknown";
 /** The longest end of a sent block kept apart to compare the next change with. */
-const KEPT_END = 4096;
+const KEPT_END = 1024;
 
 /** The end of a block's HTML as last sent: `html` from offset `at` on. */
 interface End {
