@@ -12,6 +12,8 @@ export interface Grown {
   tail: string;
   kept: boolean;
   token: Token;
+  /** Set when the block is over: its HTML is final, and the open text goes on at this offset. */
+  end?: number;
 }
 
 /** An open list or table that renders its unfinished part only. */

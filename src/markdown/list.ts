@@ -1,7 +1,8 @@
 // The open last block when it is a list: its finished items keep the HTML they were given, and a
 // delta re-renders only the item still being written (lexing it alone, or, for one-line items of
 // words, not at all).
-import type { Tokens } from "marked";
+import type { Token, Tokens } from "marked";
+import { closable } from "./open";
 import { flat } from "./html";
 import { hasDefinition, type Links, type Markdown } from "./render";
 import { alone, shown, type Grown, type Parts } from "./grown";
@@ -39,6 +40,10 @@ function loosened(list: Tokens.List): Tokens.List | undefined {
  */
 const SIMPLE_ITEM =
   /^(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])).*?)[ \t]*$/u;
+
+/** An item nested under a list item, as `SIMPLE_ITEM` (its indent is checked apart). */
+const NESTED_ITEM =
+  /^( +)(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])).*?)[ \t]*$/u;
 
 /** A list item's marker followed by a word. */
 const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
@@ -109,18 +114,19 @@ export class ListItems implements Parts {
     const rest = text.slice(this.itemStart);
     const simple = this.simple(rest);
     if (simple) {
-      // The current item is the last line.
-      this.itemStart += rest.lastIndexOf("\n") + 1;
+      this.itemStart += simple.start;
       return this.grown(simple.done, simple.current);
     }
     const tokens = this.markdown.lex(rest, this.links);
-    if (!alone(tokens, "list")) return undefined;
+    const over = alone(tokens, "list") ? undefined : this.over(tokens, rest);
+    if (!alone(tokens, "list") && over === undefined) return undefined;
     const lexed = tokens[0] as Tokens.List;
     if ((lexed.loose && !this.loose) || kind(lexed) !== this.kind || hasDefinition(lexed)) return undefined;
     // Once loose, a list stays loose whatever comes: its items are lexed without the blank lines
     // that made it so, and shown as it shows them.
     const list = this.loose ? loosened(lexed) : lexed;
     if (list === undefined) return undefined;
+    if (over !== undefined) return this.closed(list, this.itemStart + over);
     const current = this.finish(list, text);
     let done = "";
     for (const item of list.items.slice(0, list.items.length - current.items.length)) {
@@ -129,6 +135,41 @@ export class ListItems implements Parts {
       done += html;
     }
     return this.grown(done, current);
+  }
+
+  /**
+   * Where the list ends in REST (lexed as TOKENS), when it is over: a blank line and a block that
+   * cannot continue it came after it (as `closable` decides for the whole text).
+   */
+  private over(tokens: Token[], rest: string): number | undefined {
+    if (tokens[0]?.type !== "list") return undefined;
+    const starts: number[] = [];
+    let offset = 0;
+    for (const token of tokens) {
+      starts.push(offset);
+      offset += token.raw.length;
+    }
+    if (offset !== rest.length) return undefined;
+    const closing = closable(tokens, starts, rest);
+    const end = closing < tokens.length ? starts[closing] : rest.length;
+    // Only the list, and the blank lines after it, close.
+    return closing >= 1 && tokens.slice(1, closing).every((t) => t.type === "space") ? end : undefined;
+  }
+
+  /** The list's final HTML, its items from the current one on being LIST, the open text going on at END. */
+  private closed(list: Tokens.List, end: number): Grown | undefined {
+    const own = items(this.markdown.render(list), this.close);
+    if (own === undefined) return undefined;
+    const grown = {
+      head: this.head + this.shown,
+      tail: this.fresh + own + this.close,
+      kept: this.kept,
+      token: list,
+      end,
+    };
+    if (!this.kept) grown.tail = grown.head + grown.tail;
+    if (!this.kept) grown.head = "";
+    return grown;
   }
 
   /** The list's open HTML once the items whose HTML is DONE are finished and CURRENT is the rest. */
@@ -146,35 +187,65 @@ export class ListItems implements Parts {
 
   /**
    * REST, the open text from the current item on, when it is only items of this list's kind,
-   * one line each, a marker, one space and words from a letter on: the finished ones' HTML and
-   * the current one as a list of it, made without lexing the list.
+   * one line each, a marker, one space and words from a letter on — and, in a tight list, items
+   * nested one level under them at the item's text (a bullet list, or a numbered one from 1): the
+   * finished ones' HTML, the current one as a list of it, and where it starts in REST; made
+   * without lexing the list.
    */
-  private simple(rest: string): { done: string; current: Tokens.List } | undefined {
+  private simple(rest: string): { done: string; current: Tokens.List; start: number } | undefined {
     const lines = rest.split("\n");
     let done = "";
     let current: Tokens.ListItem | undefined;
+    let start = 0;
+    let at = 0;
+    /** The current item's text indent and nested list, if it has one. */
+    let indent = 0;
+    let nested: { kind: string; list: Tokens.List } | undefined;
     for (const [i, line] of lines.entries()) {
-      const item = SIMPLE_ITEM.exec(line);
-      if (!item || (item[1] ?? `1${item[3]}`) !== this.kind) return undefined;
+      const lineStart = at;
+      at += line.length + 1;
       // A finished item keeps the blanks that end its line; the last one's are left off.
       if (i < lines.length - 1 && /[ \t]$/.test(line)) return undefined;
+      const item = SIMPLE_ITEM.exec(line);
+      if (!item) {
+        const sub = current && !this.loose ? NESTED_ITEM.exec(line) : null;
+        if (!sub || sub[1].length !== indent) return undefined;
+        const kind = sub[2] ?? `1${sub[4]}`;
+        if (nested ? nested.kind !== kind : sub[3] !== undefined && sub[3] !== "1") return undefined;
+        if (!nested) {
+          const list: Tokens.List = {
+            type: "list",
+            raw: "",
+            ordered: sub[3] !== undefined,
+            start: sub[3] ? 1 : "",
+            loose: false,
+            items: [],
+          };
+          nested = { kind, list };
+          (current as Tokens.ListItem).tokens.push(list);
+        }
+        nested.list.items.push(this.item(line, sub[5]));
+        continue;
+      }
+      if ((item[1] ?? `1${item[3]}`) !== this.kind) return undefined;
       if (current) {
         const html = items(this.markdown.render({ ...this.shape, items: [current] }), this.close);
         if (html === undefined) return undefined;
         done += html;
       }
-      const tokens = this.markdown.inlineTokens(item[4], this.links);
-      const body = { type: this.loose ? "paragraph" : "text", raw: item[4], text: item[4], tokens };
-      current = {
-        type: "list_item",
-        raw: line,
-        task: false,
-        loose: this.loose,
-        text: item[4],
-        tokens: [body],
-      };
+      current = this.item(line, item[4]);
+      start = lineStart;
+      indent = item[1] ? 2 : item[2].length + 2;
+      nested = undefined;
     }
-    return current && { done, current: { ...this.shape, items: [current] } };
+    return current && { done, current: { ...this.shape, items: [current] }, start };
+  }
+
+  /** The list item of LINE whose text is TEXT, as the lexer makes it in this list. */
+  private item(line: string, text: string): Tokens.ListItem {
+    const tokens = this.markdown.inlineTokens(text, this.links);
+    const body = { type: this.loose ? "paragraph" : "text", raw: text, text, tokens };
+    return { type: "list_item", raw: line, task: false, loose: this.loose, text, tokens: [body] };
   }
 
   /** Moves the current item past the items of LIST (lexed from it) that are finished; the rest. */

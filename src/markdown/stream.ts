@@ -213,20 +213,25 @@ export class MarkdownStream {
     const words = line[1];
     if (!ended && !/[^ \t]$/.test(words || run.source)) return false;
     if (words !== "" && !this.appendPlain(words) && !this.appendInline(words)) return false;
-    const last = this.html.length - 1;
-    // A reference in it may take a definition that comes later (see `References`).
-    this.references.closed(last, this.text);
     this.show(run.close("</p>\n"));
+    this.text += ended ? added : added.slice(words.length);
+    this.closeLast(this.text.length - (ended ? added.length : added.length - words.length - 1));
+    return true;
+  }
+
+  /** The last block, the open text up to END, is final (its HTML is): the text from END is rendered. */
+  private closeLast(end: number): void {
+    // A reference in it may take a definition that comes later (see `References`).
+    this.references.closed(this.html.length - 1, this.text.slice(0, end));
     this.closedCount++;
     this.run = undefined;
     this.lineEnded = false;
     this.parts = undefined;
     this.tailIsLastBlock = false;
     this.plain = undefined;
-    this.text = ended ? added : added.slice(words.length + 1);
+    this.text = this.text.slice(end);
     // Blank lines alone open no block.
     if (!/^[ \t\n]*$/.test(this.text)) this.render(false);
-    return true;
   }
 
   /** Re-renders the last part of the open list or table; false when the text needs a full render. */
@@ -241,6 +246,10 @@ export class MarkdownStream {
         ? { html: grown.head + grown.tail, change: { at: grown.head.length, html: grown.tail } }
         : { html: grown.head + grown.tail },
     );
+    if (grown.end !== undefined) {
+      this.closeLast(grown.end);
+      return true;
+    }
     this.plain = undefined;
     this.tailIsLastBlock = true;
     // Only the current item or row can hold the end of the text.
