@@ -3,11 +3,14 @@
 // a line that is still undecided held back until its text starts. Shown at once it would flicker —
 // a lone "-" under a list item is an empty item, under an indented one it turns the item's text
 // into a heading; a half-typed table delimiter row shows as text until it completes, then the text
-// above it turns into the table's header — and each of those states costs a render of the block.
+// above it turns into the table's header; a "`" or a "#" may yet open a fence or a heading, or be
+// text — and each of those states costs a render of the block.
 import { flat } from "./html";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
+/** A fence's first marks, or a heading's, without what decides them (a third mark, a space). */
+const BLOCK_START = /^ {0,3}(?:`{1,2}|~{1,2}|#{1,6})$/;
 /** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
 /** How many deltas make one flat piece of the given text. */
@@ -24,7 +27,7 @@ export function heldFrom(text: string, atLineStart: boolean): number {
   const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : text.length;
   if (start === text.length || text.length - start > LONGEST) return text.length;
   const line = text.slice(start);
-  return ITEM_START.test(line) || DELIMITER_ROW.test(line) ? start : text.length;
+  return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line) ? start : text.length;
 }
 
 /** The incoming text of one stream. */
