@@ -4,8 +4,10 @@
 import type { BlockChange, Patch } from "../protocol/blocks";
 import { flat } from "./html";
 
-/** A block's change since the last patch: unknown (compared when taken), or its new end. */
-type Pending = typeof UNKNOWN | { at: number; html: string };
+/** A block's change since the last patch: unknown (compared when taken), or its new end (sent as it is). */
+type Pending = typeof UNKNOWN | Known;
+/** A known change: the block keeps its first `at` characters, then has `html`. */
+type Known = Required<BlockChange>;
 const UNKNOWN = "unknown";
 /** The longest end of a sent block kept apart to compare the next change with. */
 const KEPT_END = 1024;
@@ -35,7 +37,7 @@ export class Changes {
     if (known === UNKNOWN) return;
     if (known) known.html += html;
     else if (this.sent[index] === undefined) this.touch(index);
-    else this.set(index, { at: this.sent[index].length, html });
+    else this.set(index, { index, html, at: this.sent[index].length });
   }
 
   /** Block INDEX keeps its first AT characters (as they stand now) and then has HTML. */
@@ -44,7 +46,7 @@ export class Changes {
     if (known === UNKNOWN) return;
     if (known && at >= known.at) known.html = known.html.slice(0, at - known.at) + html;
     else if (this.sent[index] === undefined) this.touch(index);
-    else this.set(index, { at, html });
+    else this.set(index, { index, html, at });
   }
 
   private set(index: number, change: Pending): void {
@@ -62,18 +64,26 @@ export class Changes {
   /** The patch for the item KEY whose blocks are now HTML; what it gives counts as sent. */
   take(key: string, html: readonly string[]): Patch {
     const blocks: BlockChange[] = [];
-    for (const index of this.changed) {
-      const known = this.pending[index] as Pending;
-      this.pending[index] = undefined;
-      if (index >= html.length) continue;
-      const one = known === UNKNOWN ? this.compared(index, html[index]) : this.trimmed(index, known);
-      this.sent[index] = html[index];
-      if (one) blocks.push(one);
+    const changed = this.changed;
+    // Most patches change one block: taken without a loop or a sort.
+    if (changed.length === 1) this.takeOne(changed.pop() as number, html, blocks);
+    else if (changed.length > 0) {
+      for (const index of changed) this.takeOne(index, html, blocks);
+      if (blocks.length > 1) blocks.sort((a, b) => a.index - b.index);
+      changed.length = 0;
     }
-    if (blocks.length > 1) blocks.sort((a, b) => a.index - b.index);
     if (this.sent.length > html.length) this.sent.length = this.ends.length = html.length;
-    this.changed.length = 0;
     return { key, count: html.length, blocks };
+  }
+
+  /** Adds the change of block INDEX, now HTML[INDEX], to BLOCKS (if it changed); it counts as sent. */
+  private takeOne(index: number, html: readonly string[], blocks: BlockChange[]): void {
+    const known = this.pending[index] as Pending;
+    this.pending[index] = undefined;
+    if (index >= html.length) return;
+    const one = known === UNKNOWN ? this.compared(index, html[index]) : this.trimmed(known);
+    this.sent[index] = html[index];
+    if (one) blocks.push(one);
   }
 
   /** The change of block INDEX, now NOW, found by comparing it with what was sent. */
@@ -84,26 +94,29 @@ export class Changes {
     return before !== flat(now) ? change(index, before, now) : undefined;
   }
 
-  /** CHANGE of block INDEX without the start it shares with the block's end as last sent. */
-  private trimmed(index: number, change: End): BlockChange | undefined {
+  /** CHANGE without the start it shares with its block's end as last sent. */
+  private trimmed(change: Known): BlockChange | undefined {
+    const index = change.index;
     const end = this.ends[index];
-    let { at, html } = change;
+    const { at, html } = change;
     if (end && at === end.at + end.html.length) {
       // Added at the end: nothing to compare (reading the kept end would copy it).
-      end.html += html;
-      if (end.html.length > KEPT_END) this.ends[index] = { at, html };
-    } else if (end && at >= end.at) {
+      if (end.html.length + html.length > KEPT_END) this.ends[index] = { at, html };
+      else end.html += html;
+      return change;
+    }
+    if (end && at >= end.at) {
       const old = end.html.slice(at - end.at);
       const same = shared(old, html);
       if (same === html.length && same === old.length) return undefined;
-      at += same;
-      html = html.slice(same);
-      end.html = end.html.slice(0, at - end.at) + html;
-      if (end.html.length > KEPT_END) this.ends[index] = { at, html };
-    } else {
-      this.ends[index] = { at, html };
+      change.at = at + same;
+      change.html = html.slice(same);
+      end.html = end.html.slice(0, change.at - end.at) + change.html;
+      if (end.html.length > KEPT_END) this.ends[index] = { at: change.at, html: change.html };
+      return change;
     }
-    return { index, html, at };
+    this.ends[index] = { at, html };
+    return change;
   }
 }
 

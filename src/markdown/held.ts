@@ -55,6 +55,8 @@ export class Incoming {
       this.recent = "";
       this.pieces = 0;
     }
+    // Most deltas are words in the middle of a line: nothing is held, nothing to hold.
+    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n]/.test(delta)) return delta;
     let added = this.carriage ? "\r" + delta : delta;
     if (added.includes("\r")) {
       this.carriage = added.endsWith("\r");

@@ -143,7 +143,8 @@ export function plainWords(line: PlainEnd, added: string, kinds: number): string
     line.word = shown.slice(blank + 1);
     line.risky = false;
   }
-  return QUOTE.test(shown) ? escape(shown) : shown;
+  // Quotes are among the characters plain only on a line without brackets.
+  return kinds & (1 << BRACKETED) && QUOTE.test(shown) ? escape(shown) : shown;
 }
 
 /** Brackets before an inline run's cut belong to finished links: only those after it count. */
