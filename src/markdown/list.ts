@@ -35,15 +35,16 @@ function loosened(list: Tokens.List): Tokens.List | undefined {
 
 /**
  * A list item of one line at the margin: its bullet or number and delimiter, one space, and text
- * that can only be a paragraph's: it starts with a letter, a code span's backticks (not a fence)
- * or emphasis delimiters before a word (not a rule or another bullet).
+ * that can only be a paragraph's: it starts with a letter, a code span's backticks (not a fence),
+ * emphasis delimiters before a word (not a rule or another bullet) or an inline link's label (not
+ * a task's box or a link definition).
  */
 const SIMPLE_ITEM =
-  /^(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])).*?)[ \t]*$/u;
+  /^(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])|\[(?=[^[\]]+\]\()).*?)[ \t]*$/u;
 
 /** An item nested under a list item, as `SIMPLE_ITEM` (its indent is checked apart). */
 const NESTED_ITEM =
-  /^( +)(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])).*?)[ \t]*$/u;
+  /^( +)(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])|\[(?=[^[\]]+\]\()).*?)[ \t]*$/u;
 
 /** A list item's marker followed by a word. */
 const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
@@ -79,6 +80,8 @@ export class ListItems implements Parts {
   private loose = false;
   /** The list without items: its kind and start, for items made without the lexer. */
   private shape!: Tokens.List;
+  /** The blanks before its items' markers. */
+  private margin = "";
 
   static of(
     markdown: Markdown,
@@ -103,6 +106,7 @@ export class ListItems implements Parts {
     );
     run.loose = list.loose;
     run.shape = { ...list, items: [] };
+    run.margin = /^ */.exec(list.items[0]?.raw ?? "")?.[0] ?? "";
     const current = run.finish(list, text);
     const own = items(markdown.render(current), close);
     if (own === undefined || !flat(body).endsWith(own)) return undefined;
@@ -194,6 +198,9 @@ export class ListItems implements Parts {
    */
   private simple(rest: string): { done: string; current: Tokens.List; start: number } | undefined {
     const lines = rest.split("\n");
+    // A line ended with nothing after it yet: the item on it is still the current one.
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    const margin = this.margin;
     let done = "";
     let current: Tokens.ListItem | undefined;
     let start = 0;
@@ -206,10 +213,13 @@ export class ListItems implements Parts {
       at += line.length + 1;
       // A finished item keeps the blanks that end its line; the last one's are left off.
       if (i < lines.length - 1 && /[ \t]$/.test(line)) return undefined;
-      const item = SIMPLE_ITEM.exec(line);
+      const item =
+        line.startsWith(margin) && line[margin.length] !== " "
+          ? SIMPLE_ITEM.exec(line.slice(margin.length))
+          : null;
       if (!item) {
         const sub = current && !this.loose ? NESTED_ITEM.exec(line) : null;
-        if (!sub || sub[1].length !== indent) return undefined;
+        if (!sub || sub[1].length !== margin.length + indent) return undefined;
         const kind = sub[2] ?? `1${sub[4]}`;
         if (nested ? nested.kind !== kind : sub[3] !== undefined && sub[3] !== "1") return undefined;
         if (!nested) {
