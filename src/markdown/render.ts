@@ -94,12 +94,42 @@ export class Markdown {
 
   /** The HTML of inline TOKENS. */
   renderInline(tokens: Token[]): string {
-    return this.parser.parseInline(tokens);
+    // The tokens a stream renders on most deltas are words, code spans and emphasis: written here
+    // as marked's renderer writes them, without a pass through it.
+    let html = "";
+    for (const token of tokens) {
+      const own = simpleHtml(token);
+      if (own === undefined) return this.parser.parseInline(tokens);
+      html += own;
+    }
+    return html;
   }
 
   /** The HTML of one top-level token. */
   render(token: Token): string {
     return this.parser.parse([token]);
+  }
+}
+
+/** TOKEN's HTML when it is plain text (no entity in it), a code span, or emphasis of plain text. */
+function simpleHtml(token: Token): string | undefined {
+  switch (token.type) {
+    case "text":
+      return "tokens" in token || (token as Tokens.Text).escaped || token.text.includes("&")
+        ? undefined
+        : escape(token.text);
+    case "codespan":
+      return `<code>${escape(token.text)}</code>`;
+    case "em":
+    case "strong": {
+      const inner = (token as Tokens.Em).tokens;
+      const text = inner.length === 1 ? simpleHtml(inner[0]) : undefined;
+      return text === undefined || inner[0].type !== "text"
+        ? undefined
+        : `<${token.type}>${text}</${token.type}>`;
+    }
+    default:
+      return undefined;
   }
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Lexer, Parser, getDefaults, type Token } from "marked";
 import { quickInline } from "../../../src/markdown/quick";
+import { Markdown } from "../../../src/markdown/render";
 import { random } from "../../fixtures/markdown-corpus";
 
 const options = { ...getDefaults(), gfm: true, breaks: false, async: false };
@@ -138,5 +139,25 @@ describe("quickInline", () => {
       "a] b",
     ])
       assert.equal(quickInline(src), undefined, src);
+  });
+});
+
+describe("Markdown.renderInline", () => {
+  it("writes words, code spans and emphasis as marked's renderer does", () => {
+    const markdown = new Markdown();
+    let written = 0;
+    for (const src of texts(
+      5,
+      [...PIECES, "&", "&amp;", "&#39;", "<b>", '"', "\\*", "_a_", "~~d~~", "  \n"],
+      6000,
+      10,
+    )) {
+      const tokens = marked(src);
+      // Links and raw HTML go through Tandem's own renderer (its allow-list): tested elsewhere.
+      if (hasLink(tokens) || src.includes("<")) continue;
+      assert.equal(markdown.renderInline(tokens), html(tokens), JSON.stringify(src));
+      written++;
+    }
+    assert.ok(written > 3000, `only ${written} texts written`);
   });
 });
