@@ -118,8 +118,11 @@ export class ListItems implements Parts {
     const rest = text.slice(this.itemStart);
     const simple = this.simple(rest);
     if (simple) {
+      const end = this.itemStart + (simple.over ?? 0);
       this.itemStart += simple.start;
-      return this.grown(simple.done, simple.current);
+      return simple.over === undefined
+        ? this.grown(simple.done, simple.current)
+        : this.closed(simple.current, end, simple.done);
     }
     const tokens = this.markdown.lex(rest, this.links);
     const over = alone(tokens, "list") ? undefined : this.over(tokens, rest);
@@ -160,10 +163,14 @@ export class ListItems implements Parts {
     return closing >= 1 && tokens.slice(1, closing).every((t) => t.type === "space") ? end : undefined;
   }
 
-  /** The list's final HTML, its items from the current one on being LIST, the open text going on at END. */
-  private closed(list: Tokens.List, end: number): Grown | undefined {
+  /**
+   * The list's final HTML, its items from the current one on being LIST (after those whose HTML is
+   * DONE), the open text going on at END.
+   */
+  private closed(list: Tokens.List, end: number, done = ""): Grown | undefined {
     const own = items(this.markdown.render(list), this.close);
     if (own === undefined) return undefined;
+    this.fresh += done;
     const grown = {
       head: this.head + this.shown,
       tail: this.fresh + own + this.close,
@@ -196,7 +203,9 @@ export class ListItems implements Parts {
    * finished ones' HTML, the current one as a list of it, and where it starts in REST; made
    * without lexing the list.
    */
-  private simple(rest: string): { done: string; current: Tokens.List; start: number } | undefined {
+  private simple(
+    rest: string,
+  ): { done: string; current: Tokens.List; start: number; over?: number } | undefined {
     const lines = rest.split("\n");
     // A line ended with nothing after it yet: the item on it is still the current one.
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
@@ -218,6 +227,18 @@ export class ListItems implements Parts {
           ? SIMPLE_ITEM.exec(line.slice(margin.length))
           : null;
       if (!item) {
+        // A list of another kind starting before the current item's text ends this list.
+        const other = current && NESTED_ITEM.exec(" " + line);
+        if (other && other[1].length - 1 < margin.length + indent && other[1].length <= 4) {
+          const kind = other[2] ?? `1${other[4]}`;
+          if (kind !== this.kind && (other[2] !== undefined || other[3] === "1"))
+            return {
+              done,
+              current: { ...this.shape, items: [current as Tokens.ListItem] },
+              start,
+              over: lineStart,
+            };
+        }
         const sub = current && !this.loose ? NESTED_ITEM.exec(line) : null;
         if (!sub || sub[1].length !== margin.length + indent) return undefined;
         const kind = sub[2] ?? `1${sub[4]}`;

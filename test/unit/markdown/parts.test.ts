@@ -32,6 +32,7 @@ const lists = [
   "- a\n# heading\n- b\n> quote\n- c\n<div>\n- d\n    code\n- e\n\tf",
   "1. a\n1. b\n1. c\n  1. d\n 2. e\n   3. f\n- x  \n- y\\\n- z",
   "  - indented list\n    - nested under it\n    - and more\n  - back\n  - [a link](https://example.com) item\n\nEnd.",
+  "- a word\n2. joins the item\n- b\n 3. lazy too\n1. a new list\n- and back\n* other bullet",
   "1. one\n   1. nested from one\n   2. two\n   - other kind\n2. two\n   3. nested from three\n\n- x\n  - y\n   - z",
 ];
 
