@@ -46,6 +46,8 @@ const SIMPLE_ITEM =
 const NESTED_ITEM =
   /^( +)(?:([-+*])|(\d{1,9})([.)])) ((?:\p{L}|`{1,2}(?=[^`])|\*+(?=[^\s*_])|_+(?=[^\s*_])|\[(?=[^[\]]+\]\()).*?)[ \t]*$/u;
 
+const LETTER = /^\p{L}/u;
+
 /** A list item's marker followed by a word. */
 const WORD_ITEM = / {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+\p{L}/uy;
 
@@ -220,6 +222,9 @@ export class ListItems implements Parts {
     for (const [i, line] of lines.entries()) {
       const lineStart = at;
       at += line.length + 1;
+      // A blank line, then a line at the margin that starts with a letter, ends the list.
+      if (line === "" && current && i + 2 === lines.length && LETTER.test(lines[i + 1]))
+        return { done, current: { ...this.shape, items: [current] }, start, over: at };
       // A finished item keeps the blanks that end its line; the last one's are left off.
       if (i < lines.length - 1 && /[ \t]$/.test(line)) return undefined;
       const item =
@@ -231,7 +236,7 @@ export class ListItems implements Parts {
         const other = current && NESTED_ITEM.exec(" " + line);
         if (other && other[1].length - 1 < margin.length + indent && other[1].length <= 4) {
           const kind = other[2] ?? `1${other[4]}`;
-          if (kind !== this.kind && (other[2] !== undefined || other[3] === "1"))
+          if (kind !== this.kind)
             return {
               done,
               current: { ...this.shape, items: [current as Tokens.ListItem] },
