@@ -9,8 +9,11 @@ import { flat } from "./html";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
-/** A fence's first marks, or a heading's, without what decides them (a third mark, a space). */
-const BLOCK_START = /^ {0,3}(?:`{1,2}|~{1,2}|#{1,6})$/;
+/**
+ * A fence's first marks, or a heading's, without what decides them (a third mark, a space); or a
+ * fence's whole line until it ends (a closing fence closes its block with its new line).
+ */
+const BLOCK_START = /^ {0,3}(?:`{1,2}|~{1,2}|#{1,6}|`{3,}[^`]*|~{3,}.*)$/;
 /** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
 /** How many deltas make one flat piece of the given text. */

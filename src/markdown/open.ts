@@ -35,17 +35,28 @@ export function fenceLine(fence: OpenFence, added: string): string | undefined {
   return last.length > 8 ? last.slice(0, 8) : last;
 }
 
+/** Whether TOKEN is a code block made by indenting, not fenced. */
+function indentedCode(token: Token): boolean {
+  return token.type === "code" && !/^ {0,3}(`{3}|~{3})/.test(token.raw);
+}
+
 /** How many leading tokens are final: text appended later cannot change how they lex. */
 export function closable(tokens: Token[], starts: number[], tail: string): number {
   let closing = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.type === "space") continue;
+    // A fenced code block is over once the line of its closing fence has ended.
+    const fenced = token.type === "code" && !indentedCode(token);
+    if (fenced && openFence(token) === undefined && tail[starts[i] + token.raw.trimEnd().length] === "\n") {
+      closing = i + 1;
+      continue;
+    }
     let next = i + 1;
     while (next < tokens.length && tokens[next].type === "space") next++;
     const end = starts[i] + token.raw.trimEnd().length;
     const gap = tail.slice(end, next < tokens.length ? starts[next] : tail.length);
-    const indented = token.type === "code" && !/^ {0,3}(`{3}|~{3})/.test(token.raw);
+    const indented = indentedCode(token);
     // After a blank line and more text most blocks are over; a list or indented code may go on
     // (without the more text, the block may only have stopped at the end of the input), but not
     // past a line that starts with a letter at the margin: neither indented nor an item marker.
