@@ -4,7 +4,8 @@
 // a lone "-" under a list item is an empty item, under an indented one it turns the item's text
 // into a heading; a half-typed table delimiter row shows as text until it completes, then the text
 // above it turns into the table's header; a "`" or a "#" may yet open a fence or a heading, or be
-// text — and each of those states costs a render of the block.
+// text — and each of those states costs a render of the block. A link being written is held back
+// too, until it is one (or turns out not to be): its Markdown never shows half-typed.
 import { flat } from "./html";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
@@ -22,15 +23,31 @@ const PIECE = 256;
 const LONGEST = 256;
 
 /**
+ * A link on its way: its label, its label closed, or its destination so far. Once the text after
+ * the "[" stops looking like this (a blank or another character after the "]", the ")"), it never
+ * does again: text let go is never held back again.
+ */
+const LINK = /^\[[^\]\n]*(?:\]\([^)\s]*|\])?$/;
+
+/** Whether LINE, a whole line or its start, is undecided: see the patterns above. */
+function undecided(line: string): boolean {
+  return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line);
+}
+
+/**
  * Where the part of TEXT to hold back starts (TEXT's length when none is): its last line, when
- * that line is undecided and starts in TEXT (after a new line, or at its start when AT_LINE_START).
+ * that line is undecided and starts in TEXT (after a new line, or at its start when AT_LINE_START);
+ * or a link being written at the end of the line (its line's start too, when that is undecided).
  */
 export function heldFrom(text: string, atLineStart: boolean): number {
   const newLine = text.lastIndexOf("\n");
-  const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : text.length;
-  if (start === text.length || text.length - start > LONGEST) return text.length;
-  const line = text.slice(start);
-  return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line) ? start : text.length;
+  const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : -1;
+  if (start >= 0 && start < text.length && text.length - start <= LONGEST && undecided(text.slice(start)))
+    return start;
+  const link = text.lastIndexOf("[");
+  if (link < 0 || link <= newLine || text.length - link > LONGEST || !LINK.test(text.slice(link)))
+    return text.length;
+  return start >= 0 && undecided(text.slice(start, link)) ? start : link;
 }
 
 /** The incoming text of one stream. */
@@ -59,7 +76,7 @@ export class Incoming {
       this.pieces = 0;
     }
     // Most deltas are words in the middle of a line: nothing is held, nothing to hold.
-    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n]/.test(delta)) return delta;
+    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n[]/.test(delta)) return delta;
     let added = this.carriage ? "\r" + delta : delta;
     if (added.includes("\r")) {
       this.carriage = added.endsWith("\r");

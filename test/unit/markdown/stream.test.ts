@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { apply, keyed, stream } from "../../../src/markdown";
 import type { Block } from "../../../src/protocol/blocks";
+import { heldFrom } from "../../../src/markdown/held";
 import { answer, corpus, random, split } from "../../fixtures/markdown-corpus";
 
 const documents = [...corpus, answer(1, 6000, 2), answer(2, 6000, 2), answer(3, 2500, 1)];
@@ -158,6 +159,22 @@ describe("stream", () => {
     assert.deepEqual(replica, keyed("1. a\n2.", "k"));
   });
 
+  it("shows a link once it is written, never its Markdown half-typed", () => {
+    const text = "See [the docs](https://example.com/docs) now, [not a link] and [a](b c).";
+    const renderer = stream("k");
+    let replica: Block[] = [];
+    for (const char of text) {
+      replica = apply(replica, renderer.append(char));
+      const shown = replica[0]?.html ?? "";
+      assert.ok(!/\[the|docs\]|\]\(h/.test(shown), shown);
+    }
+    assert.match(
+      replica[0].html,
+      /<a href="https:\/\/example.com\/docs" [^>]*>the docs<\/a> now, \[not a link\] and \[a\]\(b c\)\.$/,
+    );
+    assert.deepEqual(apply(replica, renderer.end()), keyed(text, "k"));
+  });
+
   it("refuses text after the end", () => {
     const renderer = stream("k");
     renderer.append("done");
@@ -256,8 +273,10 @@ describe("stream, inline text typed into the open block", () => {
     const renderer = stream("k");
     for (let i = 0; i < text.length; i++) {
       renderer.append(text[i]);
-      // A one-shot render of the prefix, closing tags aside, is what the stream shows.
-      const whole = keyed(text.slice(0, i + 1), "k")[0].html;
+      // A one-shot render of the prefix, closing tags aside, is what the stream shows (without
+      // a link being written: see `heldFrom`).
+      const prefix = text.slice(0, i + 1);
+      const whole = keyed(prefix.slice(0, heldFrom(prefix, true)), "k")[0].html;
       const shown = renderer.blocks()[0].html;
       assert.ok(
         whole.startsWith(shown) && /^(<\/[a-z]+>|\s)*$/.test(whole.slice(shown.length)),
