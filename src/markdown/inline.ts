@@ -4,6 +4,7 @@
 import type { Token, Tokens } from "marked";
 import { escape, flat, opening } from "./html";
 import type { Links, Markdown } from "./render";
+import { wordsLine } from "./plain";
 
 const LETTER = /^\p{L}/u;
 /** Plain words and punctuation: text that renders as itself, escaped. */
@@ -290,4 +291,29 @@ export function runOf(
   if (html === "" || !flat(tail).endsWith(html)) return undefined;
   run.head = head + tail.slice(0, tail.length - html.length);
   return run;
+}
+
+/**
+ * The open paragraph that TEXT starts, when it is blank lines then plain words from a letter on
+ * (see `wordsLine`): its open HTML, the words', and its inline run, made without lexing them.
+ */
+export function paragraphStart(
+  markdown: Markdown,
+  links: Links,
+  text: string,
+): { html: string; run: InlineRun } | undefined {
+  let start = 0;
+  while (text[start] === "\n") start++;
+  const line = text.slice(start);
+  if (!wordsLine(line)) return undefined;
+  const html = "<p>" + line;
+  const run = runOf(
+    markdown,
+    links,
+    { type: "paragraph", raw: line, text: line, tokens: [] },
+    text,
+    "",
+    html,
+  );
+  return run && { html, run };
 }

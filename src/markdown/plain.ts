@@ -79,6 +79,14 @@ export function plainKinds(added: string): number {
   return kinds;
 }
 
+/**
+ * Whether TEXT is a line of plain words from a letter on: the start of a paragraph that renders
+ * as its own text (no character in it that could mean more, no "www." that could grow a link).
+ */
+export function wordsLine(text: string): boolean {
+  return /^\p{L}/u.test(text) && plainKinds(text) === 1 << WORD && !/www\./i.test(text);
+}
+
 const RISKY = /[&:@\\<]/;
 
 /**

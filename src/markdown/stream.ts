@@ -18,7 +18,7 @@ import { Changes } from "./changes";
 import { Renders } from "./renders";
 import { closable, fenceLine, type OpenFence } from "./open";
 import { Incoming } from "./held";
-import { runOf, type InlineRun, type Shown } from "./inline";
+import { paragraphStart, runOf, type InlineRun, type Shown } from "./inline";
 import { afterDelimiters, plainEnd, plainKinds, plainWords, type PlainEnd } from "./plain";
 
 const BLANK_BEFORE = /\n[ \t]*\n[ \t]*$/;
@@ -109,20 +109,14 @@ export class MarkdownStream {
   }
 
   private reset(): void {
-    this.text = "";
-    this.incoming.clear();
-    this.ended = this.tailIsLastBlock = false;
-    this.ending = "";
-    this.closedCount = 0;
-    this.html.length = 0;
-    this.references.clear();
+    this.text = this.ending = "";
+    this.ended = this.tailIsLastBlock = this.lineEnded = false;
+    this.fence = this.plain = this.run = this.parts = undefined;
+    this.closedCount = this.html.length = 0;
     for (const tag of Object.keys(this.links)) delete this.links[tag];
+    this.incoming.clear();
+    this.references.clear();
     this.renders.clear();
-    this.fence = undefined;
-    this.plain = undefined;
-    this.run = undefined;
-    this.lineEnded = false;
-    this.parts = undefined;
     this.changes.forget();
   }
 
@@ -231,7 +225,23 @@ export class MarkdownStream {
     this.plain = undefined;
     this.text = this.text.slice(end);
     // Blank lines alone open no block.
-    if (!/^[ \t\n]*$/.test(this.text)) this.render(false);
+    if (!/^[ \t\n]*$/.test(this.text) && !this.startParagraph()) this.render(false);
+  }
+
+  /** Opens a paragraph for the open text without lexing it, when it is plain words (`paragraphStart`). */
+  private startParagraph(): boolean {
+    const start =
+      this.html.length === this.closedCount && paragraphStart(this.markdown, this.links, this.text);
+    if (!start) return false;
+    this.html.push(start.html);
+    this.changes.touch(this.html.length - 1);
+    this.ending = start.html;
+    this.run = start.run;
+    this.runBlock = "paragraph";
+    this.tailIsLastBlock = true;
+    this.tailHasCode = false;
+    this.fence = undefined;
+    return true;
   }
 
   /** Re-renders the last part of the open list or table; false when the text needs a full render. */
