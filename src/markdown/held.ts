@@ -1,11 +1,12 @@
 // The text as it comes in, before the blocks see it: the deltas kept for `update` to compare with,
-// CR and CRLF turned into LF (a CR at the end of a delta waits for the next one), and the start of
-// a line that is still undecided held back until its text starts. Shown at once it would flicker —
-// a lone "-" under a list item is an empty item, under an indented one it turns the item's text
-// into a heading; a half-typed table delimiter row shows as text until it completes, then the text
-// above it turns into the table's header; a "`" or a "#" may yet open a fence or a heading, or be
-// text — and each of those states costs a render of the block. A link being written is held back
-// too, until it is one (or turns out not to be): its Markdown never shows half-typed.
+// CR and CRLF turned into LF (a CR at the end of a delta waits for the next one), and what is still
+// undecided held back. Shown at once it would flicker — a lone "-" under a list item is an empty
+// item, under an indented one it turns the item's text into a heading; a half-typed delimiter row
+// shows as text until it completes, then the text above it turns into a table's header; a "`" or
+// a "#" may yet open a fence or a heading; a link's Markdown shows until the link is written — and
+// each of those states costs a render of the block. So the start of a line is held until its text
+// starts, a table row or a fence line until its line ends, and a link until it is one (or turns
+// out not to be).
 import { flat } from "./html";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
@@ -15,8 +16,10 @@ const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
  * fence's whole line until it ends (a closing fence closes its block with its new line).
  */
 const BLOCK_START = /^ {0,3}(?:`{1,2}|~{1,2}|#{1,6}|`{3,}[^`]*|~{3,}.*)$/;
-/** Pipes, dashes and colons: a table row's first pipe, a delimiter row, a rule or an underline. */
+/** Pipes, dashes and colons: a delimiter row, a rule or an underline. */
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
+/** A table row (or a header), shown once its line is complete rather than cell by cell. */
+const ROW = /^ {0,3}\|/;
 /** How many deltas make one flat piece of the given text. */
 const PIECE = 256;
 /** The longest line held back (it shows nothing but markers). */
@@ -31,7 +34,7 @@ const LINK = /^\[[^\]\n]*(?:\]\([^)\s]*|\])?$/;
 
 /** Whether LINE, a whole line or its start, is undecided: see the patterns above. */
 function undecided(line: string): boolean {
-  return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line);
+  return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line) || ROW.test(line);
 }
 
 /**
