@@ -61,6 +61,17 @@ export class TableRows implements Parts {
 
   render(text: string): Grown | undefined {
     const rest = text.slice(this.rowStart);
+    // A blank line and a block after it end the table: its HTML is final.
+    const over = this.shape && /^(\|[^\n]*)\n(?:[ \t]*\n)+(?=[^\s])/.exec(rest);
+    if (this.shape && over) {
+      const row = this.row(this.shape, over[1]);
+      const head = this.head + "<tbody>" + this.shown;
+      const tail = this.fresh + row.html + "</tbody></table>\n";
+      const end = this.rowStart + over[0].length;
+      return this.kept
+        ? { head, tail, kept: true, token: row.table, end }
+        : { head: "", tail: head + tail, kept: false, token: row.table, end };
+    }
     const split = this.shape && this.lines(this.shape, rest);
     const row = split?.current;
     const table = row?.table ?? this.lexed(rest);
