@@ -61,28 +61,24 @@ export class TableRows implements Parts {
 
   render(text: string): Grown | undefined {
     const rest = text.slice(this.rowStart);
-    // A blank line and a block after it end the table: its HTML is final.
-    const over = this.shape && /^(\|[^\n]*)\n(?:[ \t]*\n)+(?=[^\s])/.exec(rest);
-    if (this.shape && over) {
-      const row = this.row(this.shape, over[1]);
-      const head = this.head + "<tbody>" + this.shown;
-      const tail = this.fresh + row.html + "</tbody></table>\n";
-      const end = this.rowStart + over[0].length;
-      return this.kept
-        ? { head, tail, kept: true, token: row.table, end }
-        : { head: "", tail: head + tail, kept: false, token: row.table, end };
-    }
     const split = this.shape && this.lines(this.shape, rest);
+    if (split?.end !== undefined) {
+      // A blank line and a block after it end the table: its HTML is final.
+      const head = this.head + "<tbody>" + this.shown;
+      const tail = this.fresh + split.finished + split.current.html + "</tbody></table>\n";
+      const end = this.rowStart + split.end;
+      return this.kept
+        ? { head, tail, kept: true, token: split.current.table, end }
+        : { head: "", tail: head + tail, kept: false, token: split.current.table, end };
+    }
     const row = split?.current;
     const table = row?.table ?? this.lexed(rest);
     if (table === undefined) return undefined;
     let finished = 0;
     if (split) {
-      if (split.finished !== undefined) {
-        this.done += split.finished;
-        this.fresh += split.finished;
-        this.rowStart += rest.indexOf("\n") + 1;
-      }
+      this.done += split.finished;
+      this.fresh += split.finished;
+      this.rowStart += split.at;
     } else {
       // The rows are the lines of REST, in order: those whose line has ended are finished.
       let end = 0;
@@ -120,22 +116,33 @@ export class TableRows implements Parts {
   }
 
   /**
-   * REST split into rows typed on their own lines (a pipe starts each, so it is no other block),
-   * each split and lexed cell by cell here: the current row, which stays current after its line
-   * ends until the next row's text starts (the table's HTML then only grows), and the HTML of the
-   * row before it when that one has just finished. Undefined when REST is not one or two such rows.
+   * REST as rows on their own lines (a pipe starts each, so it is no other block), each split and
+   * lexed cell by cell here: the HTML of the rows whose line has ended and another came after,
+   * the current row (which stays current after its line ends, until the next row comes: the
+   * table's HTML then only grows) and where it starts; and where the open text goes on when a
+   * blank line and a block after it end the table. Undefined when REST is anything else.
    */
   private lines(
     shape: Tokens.Table,
     rest: string,
-  ): { current: { table: Tokens.Table; html: string }; finished?: string } | undefined {
-    if (!rest.startsWith("|")) return undefined;
-    const newLine = rest.indexOf("\n");
-    if (newLine < 0) return { current: this.row(shape, rest) };
-    if (newLine === rest.length - 1) return { current: this.row(shape, rest.slice(0, -1)) };
-    if (!rest.startsWith("|", newLine + 1) || rest.includes("\n", newLine + 1)) return undefined;
-    const finished = this.row(shape, rest.slice(0, newLine)).html;
-    return { current: this.row(shape, rest.slice(newLine + 1)), finished };
+  ):
+    | { finished: string; current: { table: Tokens.Table; html: string }; at: number; end?: number }
+    | undefined {
+    const gap = /\n(?:[ \t]*\n)+(?=[^\s])/.exec(rest);
+    // Blank lines with nothing after them yet may end the table or not: the last row stays current.
+    const body = gap ? rest.slice(0, gap.index) : rest.replace(/\n[ \t\n]*$/, "");
+    const rows = body.split("\n");
+    if (!rows.every((row) => row.startsWith("|"))) return undefined;
+    let finished = "";
+    for (const row of rows.slice(0, -1)) finished += this.row(shape, row).html;
+    const last = rows[rows.length - 1];
+    const current = this.row(shape, last);
+    return {
+      finished,
+      current,
+      at: body.length - last.length,
+      end: gap ? gap.index + gap[0].length : undefined,
+    };
   }
 
   /** The table the lexer makes of REST behind the header lines, if it is one. */
