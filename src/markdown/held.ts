@@ -1,13 +1,12 @@
-// The text as it comes in, before the blocks see it: the deltas kept for `update` to compare with,
-// CR and CRLF turned into LF (a CR at the end of a delta waits for the next one), and what is still
-// undecided held back. Shown at once it would flicker — a lone "-" under a list item is an empty
-// item, under an indented one it turns the item's text into a heading; a half-typed delimiter row
-// shows as text until it completes, then the text above it turns into a table's header; a "`" or
-// a "#" may yet open a fence or a heading; a link's Markdown shows until the link is written — and
-// each of those states costs a render of the block. So the start of a line is held until its text
-// starts, a table row or a fence line until its line ends, and a link until it is one (or turns
-// out not to be).
-import { flat } from "./html";
+// The text as it comes in, before the blocks see it: its length so far (and the text itself when
+// it came whole, for `update` to compare with), CR and CRLF turned into LF (a CR at the end of a
+// delta waits for the next one), and what is still undecided held back. Shown at once it would
+// flicker — a lone "-" under a list item is an empty item, under an indented one it turns the
+// item's text into a heading; a half-typed delimiter row shows as text until it completes, then
+// the text above it turns into a table's header; a "`" or a "#" may yet open a fence or a heading;
+// a link's Markdown shows until the link is written — and each of those states costs a render of
+// the block. So the start of a line is held until its text starts, a table row or a fence line
+// until its line ends, and a link until it is one (or turns out not to be).
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
@@ -20,8 +19,6 @@ const BLOCK_START = /^ {0,3}(?:`{1,2}|~{1,2}|#{1,6}|`{3,}[^`]*|~{3,}.*)$/;
 const DELIMITER_ROW = /^ {0,3}\|?(?:[ \t]*:?-*:?[ \t]*\|)*[ \t]*:?-*:?[ \t]*$/;
 /** A table row (or a header), shown once its line is complete rather than cell by cell. */
 const ROW = /^ {0,3}\|/;
-/** How many deltas make one flat piece of the given text. */
-const PIECE = 256;
 /** The longest line held back (it shows nothing but markers). */
 const LONGEST = 256;
 
@@ -55,29 +52,22 @@ export function heldFrom(text: string, atLineStart: boolean): number {
 
 /** The incoming text of one stream. */
 export class Incoming {
-  /** The text as given (CRs and all): older deltas in pieces laid flat, then the last ones. */
-  private given = "";
-  private recent = "";
-  private pieces = 0;
+  /**
+   * The whole text as given (CRs and all) when it came whole (`update`): a text that grows by
+   * deltas is not kept, as a string grown by `+` is a chain of pieces that every young collection
+   * walks. Unset once a delta comes.
+   */
+  source: string | undefined = "";
+  /** How long the text given so far is. */
+  length = 0;
   private carriage = false;
   private held = "";
   private atLineStart = true;
 
-  /** The text as given so far. */
-  get source(): string {
-    return this.given + this.recent;
-  }
-
   /** Takes DELTA; answers what the blocks get now, with LF line ends. */
   add(delta: string): string {
-    // Strings grown by `+` are chains of pieces, and a chain of thousands of them (or an array of
-    // every delta) costs every young collection: the last deltas are laid flat as one piece.
-    this.recent += delta;
-    if (++this.pieces === PIECE) {
-      this.given += flat(this.recent);
-      this.recent = "";
-      this.pieces = 0;
-    }
+    this.source = undefined;
+    this.length += delta.length;
     // Most deltas are words in the middle of a line: nothing is held, nothing to hold.
     if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n[]/.test(delta)) return delta;
     let added = this.carriage ? "\r" + delta : delta;
@@ -102,8 +92,8 @@ export class Incoming {
   }
 
   clear(): void {
-    this.given = this.recent = this.held = "";
-    this.pieces = 0;
+    this.source = this.held = "";
+    this.length = 0;
     this.carriage = false;
     this.atLineStart = true;
   }

@@ -75,10 +75,16 @@ export class MarkdownStream {
     return this.html.map((html, i) => ({ key: `${this.key}.${i}`, html }));
   }
 
-  /** Sets the whole text; when it extends the last one only the added part is rendered. */
+  /**
+   * Sets the whole text; when it extends the last one given this way, only the added part is
+   * rendered (after `append`, the text starts over).
+   */
   update(text: string): Patch {
-    if (this.ended || !text.startsWith(this.incoming.source)) this.reset();
-    return this.append(text.slice(this.incoming.source.length));
+    const source = this.incoming.source;
+    if (this.ended || source === undefined || !text.startsWith(source)) this.reset();
+    const patch = this.append(text.slice(this.incoming.length));
+    this.incoming.source = text;
+    return patch;
   }
 
   /** Adds DELTA to the text and returns the patch since the last one. */
