@@ -7,8 +7,12 @@ import type { Links, Markdown } from "./render";
 import { wordsLine } from "./plain";
 
 const LETTER = /^\p{L}/u;
-/** Plain words and punctuation: text that renders as itself, escaped. */
-const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".()/-]*/u;
+/** Plain words and punctuation: text that renders as itself, escaped (a character of it). */
+const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".()/-]$/u;
+/** For each ASCII character, 1 when `PLAIN_START` takes it. */
+const PLAIN_ASCII = Uint8Array.from({ length: 128 }, (_, c) =>
+  PLAIN_START.test(String.fromCharCode(c)) ? 1 : 0,
+);
 /** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
 const LINE_END = /\n/;
 const HEADING_END = /[\n#]/;
@@ -136,12 +140,17 @@ export class InlineRun {
    */
   private skipPlain(): void {
     const source = this.source;
-    let plain = PLAIN_START.exec(source)?.[0] ?? "";
+    let end = 0;
+    while (end < source.length) {
+      const c = source.charCodeAt(end);
+      if (c < 128 ? PLAIN_ASCII[c] === 0 : !PLAIN_START.test(source[end])) break;
+      end++;
+    }
     // A word with "www." in it may turn into a link as it grows.
-    const www = plain.search(/www\./i);
-    if (www >= 0) plain = plain.slice(0, www);
-    let at = plain.length;
-    while (at > 0 && !(plain[at - 1] === " " && at < source.length && source[at] !== " ")) at--;
+    const www = end > 3 ? source.slice(0, end).search(/www\./i) : -1;
+    if (www >= 0) end = www;
+    let at = end;
+    while (at > 0 && !(source[at - 1] === " " && at < source.length && source[at] !== " ")) at--;
     if (at === 0) return;
     const html = escape(source.slice(0, at));
     this.frozen += html;
