@@ -6,7 +6,8 @@
 // the text above it turns into a table's header; a "`" or a "#" may yet open a fence or a heading;
 // a link's Markdown shows until the link is written — and each of those states costs a render of
 // the block. So the start of a line is held until its text starts, a table row or a fence line
-// until its line ends, and a link until it is one (or turns out not to be).
+// until its line ends, a link until it is one (or turns out not to be), and delimiters that end
+// the text after a word until what follows them comes.
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
@@ -34,20 +35,28 @@ function undecided(line: string): boolean {
   return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line) || ROW.test(line);
 }
 
+/** Emphasis, strikethrough or code delimiters that end the text: they may yet grow. */
+const DELIMITERS = /[*_`~]{1,3}$/;
+
 /**
  * Where the part of TEXT to hold back starts (TEXT's length when none is): its last line, when
  * that line is undecided and starts in TEXT (after a new line, or at its start when AT_LINE_START);
- * or a link being written at the end of the line (its line's start too, when that is undecided).
+ * a link being written at the end of the line (its line's start too, when that is undecided); or
+ * delimiters that end the text after a word (BEFORE is the character before TEXT): a closing "*"
+ * may be the first of two, and "**a*" shows as emphasis until the second comes.
  */
-export function heldFrom(text: string, atLineStart: boolean): number {
+export function heldFrom(text: string, atLineStart: boolean, before = ""): number {
   const newLine = text.lastIndexOf("\n");
   const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : -1;
   if (start >= 0 && start < text.length && text.length - start <= LONGEST && undecided(text.slice(start)))
     return start;
   const link = text.lastIndexOf("[");
-  if (link < 0 || link <= newLine || text.length - link > LONGEST || !LINK.test(text.slice(link)))
-    return text.length;
-  return start >= 0 && undecided(text.slice(start, link)) ? start : link;
+  if (link > newLine && text.length - link <= LONGEST && LINK.test(text.slice(link)))
+    return start >= 0 && undecided(text.slice(start, link)) ? start : link;
+  const closing = DELIMITERS.exec(text);
+  if (!closing) return text.length;
+  const after = closing.index > 0 ? text[closing.index - 1] : before;
+  return after === "" || /[\s*_`~]/.test(after) ? text.length : closing.index;
 }
 
 /** The incoming text of one stream. */
@@ -63,13 +72,18 @@ export class Incoming {
   private carriage = false;
   private held = "";
   private atLineStart = true;
+  /** The last character the blocks got. */
+  private before = "";
 
   /** Takes DELTA; answers what the blocks get now, with LF line ends. */
   add(delta: string): string {
     this.source = undefined;
     this.length += delta.length;
     // Most deltas are words in the middle of a line: nothing is held, nothing to hold.
-    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n[]/.test(delta)) return delta;
+    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n[*_`~]/.test(delta)) {
+      if (delta !== "") this.before = delta[delta.length - 1];
+      return delta;
+    }
     let added = this.carriage ? "\r" + delta : delta;
     if (added.includes("\r")) {
       this.carriage = added.endsWith("\r");
@@ -77,9 +91,11 @@ export class Incoming {
       added = added.replace(/\r\n?/g, "\n");
     }
     const text = this.held + added;
-    const from = heldFrom(text, this.atLineStart);
+    const from = heldFrom(text, this.atLineStart, this.before);
     this.held = text.slice(from);
-    if (from > 0) this.atLineStart = text[from - 1] === "\n";
+    if (from === 0) return "";
+    this.atLineStart = text[from - 1] === "\n";
+    this.before = text[from - 1];
     return from === text.length ? text : text.slice(0, from);
   }
 
@@ -92,7 +108,7 @@ export class Incoming {
   }
 
   clear(): void {
-    this.source = this.held = "";
+    this.source = this.held = this.before = "";
     this.length = 0;
     this.carriage = false;
     this.atLineStart = true;
