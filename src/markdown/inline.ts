@@ -98,7 +98,8 @@ export class InlineRun {
     const context = this.cut > this.start ? " " : "";
     const live = context + this.source.slice(0, blankEnd(this.source));
     const tokens = this.markdown.inlineTokens(live, this.links);
-    const html = this.markdown.renderInline(tokens).slice(context.length);
+    const each = this.markdown.renderEach(tokens);
+    const html = each.join("").slice(context.length);
     // Closing tags end the open HTML only while the live part shows nothing after them.
     const opened = opening(html);
     const shown: Shown =
@@ -112,7 +113,7 @@ export class InlineRun {
     this.fresh = "";
     this.closing = shown.change ? html.slice(opened.length) : "";
     const end = live.length - context.length;
-    const advanced = this.advance(tokens, live, context.length);
+    const advanced = this.advance(tokens, each, live, context.length);
     this.rest = advanced.clean
       ? { length: end - advanced.moved, html: html.slice(advanced.html.length) }
       : undefined;
@@ -159,9 +160,10 @@ export class InlineRun {
     this.source = source.slice(at);
   }
 
-  /** Moves the cut to the last place in LIVE (lexed as TOKENS) where it may go. */
+  /** Moves the cut to the last place in LIVE (lexed as TOKENS, EACH's HTML) where it may go. */
   private advance(
     tokens: Token[],
+    each: string[],
     live: string,
     skip: number,
   ): { moved: number; html: string; clean: boolean } {
@@ -180,8 +182,9 @@ export class InlineRun {
       for (let at = starts[i] + pending; at > starts[i] && at > skip; at--) {
         if (live[at - 1] !== " " || at >= live.length || /\s/.test(live[at])) continue;
         const part = token.raw.slice(0, at - starts[i]);
-        const before = [...tokens.slice(0, i), { ...token, raw: part, text: part }];
-        const frozen = this.markdown.renderInline(before).slice(skip);
+        // The tokens before it show as they did (EACH holds their HTML), then the part.
+        const partHtml = this.markdown.renderInline([{ ...token, raw: part, text: part }]);
+        const frozen = (each.slice(0, i).join("") + partHtml).slice(skip);
         this.frozen += frozen;
         this.fresh += frozen;
         this.cut += at - skip;

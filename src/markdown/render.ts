@@ -105,6 +105,11 @@ export class Markdown {
     return html;
   }
 
+  /** The HTML of each of inline TOKENS (their concatenation is `renderInline`'s). */
+  renderEach(tokens: Token[]): string[] {
+    return tokens.map((token) => simpleHtml(token) ?? this.parser.parseInline([token]));
+  }
+
   /** The HTML of one top-level token. */
   render(token: Token): string {
     return this.parser.parse([token]);
