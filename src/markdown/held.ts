@@ -59,6 +59,19 @@ export function heldFrom(text: string, atLineStart: boolean, before = ""): numbe
   return after === "" || /[\s*_`~]/.test(after) ? text.length : closing.index;
 }
 
+/** The characters that may start or end what is held back: new lines, links, delimiters. */
+const DECISIVE = new Uint8Array(128);
+for (const c of "\r\n[*_`~") DECISIVE[c.charCodeAt(0)] = 1;
+
+/** Whether DELTA holds one of the `DECISIVE` characters. */
+function decisive(delta: string): boolean {
+  for (let i = 0; i < delta.length; i++) {
+    const c = delta.charCodeAt(i);
+    if (c < 128 && DECISIVE[c] === 1) return true;
+  }
+  return false;
+}
+
 /** The incoming text of one stream. */
 export class Incoming {
   /**
@@ -80,7 +93,7 @@ export class Incoming {
     this.source = undefined;
     this.length += delta.length;
     // Most deltas are words in the middle of a line: nothing is held, nothing to hold.
-    if (this.held === "" && !this.carriage && !this.atLineStart && !/[\r\n[*_`~]/.test(delta)) {
+    if (this.held === "" && !this.carriage && !this.atLineStart && !decisive(delta)) {
       if (delta !== "") this.before = delta[delta.length - 1];
       return delta;
     }
