@@ -63,12 +63,19 @@ export class Changes {
 
   /** The patch for the item KEY whose blocks are now HTML; what it gives counts as sent. */
   take(key: string, html: readonly string[]): Patch {
-    const blocks: BlockChange[] = [];
     const changed = this.changed;
-    // Most patches change one block: taken without a loop or a sort.
-    if (changed.length === 1) this.takeOne(changed.pop() as number, html, blocks);
-    else if (changed.length > 0) {
-      for (const index of changed) this.takeOne(index, html, blocks);
+    let blocks: BlockChange[];
+    // Most patches change one block: taken without a loop or a sort, in an array of its size (a
+    // grown one reserves room for sixteen).
+    if (changed.length === 1) {
+      const one = this.takeOne(changed.pop() as number, html);
+      blocks = one ? [one] : [];
+    } else {
+      blocks = [];
+      for (const index of changed) {
+        const one = this.takeOne(index, html);
+        if (one) blocks.push(one);
+      }
       if (blocks.length > 1) blocks.sort((a, b) => a.index - b.index);
       changed.length = 0;
     }
@@ -76,14 +83,14 @@ export class Changes {
     return { key, count: html.length, blocks };
   }
 
-  /** Adds the change of block INDEX, now HTML[INDEX], to BLOCKS (if it changed); it counts as sent. */
-  private takeOne(index: number, html: readonly string[], blocks: BlockChange[]): void {
+  /** The change of block INDEX, now HTML[INDEX], if it changed; it counts as sent. */
+  private takeOne(index: number, html: readonly string[]): BlockChange | undefined {
     const known = this.pending[index] as Pending;
     this.pending[index] = undefined;
-    if (index >= html.length) return;
+    if (index >= html.length) return undefined;
     const one = known === UNKNOWN ? this.compared(index, html[index]) : this.trimmed(known);
     this.sent[index] = html[index];
-    if (one) blocks.push(one);
+    return one;
   }
 
   /** The change of block INDEX, now NOW, found by comparing it with what was sent. */
