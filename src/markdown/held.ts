@@ -32,8 +32,14 @@ const LINK = /^\[[^\]\n]*(?:\]\([^)\s]*|\])?$/;
 
 /** Whether LINE, a whole line or its start, is undecided: see the patterns above. */
 function undecided(line: string): boolean {
+  // Each of them is blank or starts (after blanks) with one of these: most lines start otherwise.
+  const first = /\S/.exec(line)?.[0];
+  if (first !== undefined && !MARKS.includes(first) && !(first >= "0" && first <= "9")) return false;
   return ITEM_START.test(line) || DELIMITER_ROW.test(line) || BLOCK_START.test(line) || ROW.test(line);
 }
+
+/** The characters an undecided line's first mark is one of (digits aside). */
+const MARKS = "-+*|:`~#";
 
 /** Emphasis, strikethrough or code delimiters that end the text: they may yet grow. */
 const DELIMITERS = /[*_`~]{1,3}$/;

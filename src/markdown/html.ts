@@ -10,8 +10,11 @@ const ENTITIES: Record<string, string> = {
 
 /** The text as HTML text or attribute value: `& < > " '` become entities. */
 export function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  // Most text has nothing to escape: looked for before a replacement is set up.
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ENTITIES[c]) : text;
 }
+
+const SPECIAL = /[&<>"']/;
 
 /**
  * S laid out flat in memory. A string built by `+` is a tree of pieces (a rope) until something
