@@ -170,6 +170,18 @@ export function definitions(token: Token, each: (def: Tokens.Def) => void): void
     for (const t of (token as Tokens.Blockquote).tokens) definitions(t, each);
 }
 
+/** Adds to LINKS the reference definitions in TOKENS that it lacks; answers their labels. */
+export function define(tokens: Token[], links: Links): string[] {
+  const tags: string[] = [];
+  for (const token of tokens)
+    definitions(token, (d) => {
+      if (d.tag in links) return;
+      links[d.tag] = { href: d.href, title: d.title };
+      tags.push(d.tag);
+    });
+  return tags;
+}
+
 /** Whether TOKEN holds a reference definition, nested ones included. */
 export function hasDefinition(token: Token): boolean {
   let found = false;

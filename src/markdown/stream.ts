@@ -1,17 +1,10 @@
 // A growing Markdown text rendered block by block: closed blocks are rendered once; a delta costs
 // work in proportion to the open (last) block — to its last item or row in a list or table — and
 // plain words appended to it cost only themselves.
-import type { Token, Tokens } from "marked";
+import type { Token } from "marked";
 import type { Block, Patch } from "../protocol/blocks";
 import { escape, flat } from "./html";
-import {
-  definitions,
-  hasDefinition,
-  markdownFor,
-  type Links,
-  type Markdown,
-  type RenderOptions,
-} from "./render";
+import { define, hasDefinition, markdownFor, type Links, type Markdown, type RenderOptions } from "./render";
 import { openParts, type Parts } from "./parts";
 import { References } from "./references";
 import { Changes } from "./changes";
@@ -345,15 +338,9 @@ export class MarkdownStream {
 
   /** Renders TOKENS as closed blocks after the ones already closed; returns the labels they define. */
   private close(tokens: Token[]): string[] {
-    const tags: string[] = [];
+    const tags = define(tokens, this.links);
     this.html.length = this.closedCount;
     for (const token of tokens) {
-      definitions(token, (d: Tokens.Def) => {
-        if (!(d.tag in this.links)) {
-          this.links[d.tag] = { href: d.href, title: d.title };
-          tags.push(d.tag);
-        }
-      });
       const html = this.renders.whole(token);
       if (html === "") continue;
       this.references.closed(this.closedCount, token.raw);
