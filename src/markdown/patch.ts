@@ -71,6 +71,8 @@ export function coalesce(send: (patch: Patch) => void, interval = 16): Coalescer
   const waiting = new Map<string, Patch>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const lastSent = new Map<string, number>();
+  /** How many blocks each item had in the last patch sent. */
+  const lastCount = new Map<string, number>();
 
   const sendNow = (key: string): void => {
     const timer = timers.get(key);
@@ -80,12 +82,15 @@ export function coalesce(send: (patch: Patch) => void, interval = 16): Coalescer
     waiting.delete(key);
     if (patch === undefined) return;
     lastSent.set(key, performance.now());
+    lastCount.set(key, patch.count);
     send(patch);
   };
 
   return {
     push(patch) {
       const earlier = waiting.get(patch.key);
+      // A patch that changes nothing (a stream holding back half-typed Markdown) is not sent.
+      if (!earlier && patch.blocks.length === 0 && lastCount.get(patch.key) === patch.count) return;
       waiting.set(patch.key, earlier ? merge(earlier, patch) : patch);
       if (timers.has(patch.key)) return;
       const wait = (lastSent.get(patch.key) ?? -Infinity) + interval - performance.now();

@@ -117,4 +117,17 @@ describe("coalesce", () => {
     assert.equal(sent.length, 4);
     sender.dispose();
   });
+
+  it("sends no patch that changes nothing, but one that drops blocks", () => {
+    const sent: Patch[] = [];
+    const sender = coalesce((p) => sent.push(p), 0);
+    sender.push({ key: "a", count: 2, blocks: [{ index: 1, html: "x" }] });
+    sender.push({ key: "a", count: 2, blocks: [] });
+    sender.flush();
+    assert.equal(sent.length, 1);
+    sender.push({ key: "a", count: 1, blocks: [] });
+    sender.flush();
+    assert.deepEqual(sent[1], { key: "a", count: 1, blocks: [] });
+    sender.dispose();
+  });
 });
