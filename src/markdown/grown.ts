@@ -42,6 +42,14 @@ export function shown(
   return { head, tail: fresh + opened, kept, token, shaped: true };
 }
 
+/**
+ * The final HTML of a list or table that is over, HEAD then TAIL (HEAD kept as last shown when
+ * KEPT), its last part TOKEN, the open text going on at END.
+ */
+export function final(head: string, tail: string, kept: boolean, token: Token, end: number): Grown {
+  return kept ? { head, tail, kept, token, end } : { head: "", tail: head + tail, kept, token, end };
+}
+
 /** The non-space tokens of TOKENS are just the first one, of type TYPE. */
 export function alone(tokens: Token[], type: string): boolean {
   return tokens[0]?.type === type && tokens.every((t, i) => i === 0 || t.type === "space");

@@ -8,6 +8,7 @@
 // the block. So the start of a line is held until its text starts, a table row or a fence line
 // until its line ends, a link until it is one (or turns out not to be), and delimiters that end
 // the text after a word until what follows them comes.
+import { asciiSet } from "./chars";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
@@ -66,8 +67,7 @@ export function heldFrom(text: string, atLineStart: boolean, before = ""): numbe
 }
 
 /** The characters that may start or end what is held back: new lines, links, delimiters. */
-const DECISIVE = new Uint8Array(128);
-for (const c of "\r\n[*_`~") DECISIVE[c.charCodeAt(0)] = 1;
+const DECISIVE = asciiSet(/[\r\n[*_`~]/);
 
 /** Whether DELTA holds one of the `DECISIVE` characters. */
 function decisive(delta: string): boolean {

@@ -2,6 +2,7 @@
 // rendered on each delta from its last safe cut only: a delta costs the words since that cut, not
 // the whole block.
 import type { Token, Tokens } from "marked";
+import { asciiSet } from "./chars";
 import { escape, flat, opening } from "./html";
 import type { Links, Markdown } from "./render";
 import { wordsLine } from "./plain";
@@ -10,9 +11,7 @@ const LETTER = /^\p{L}/u;
 /** Plain words and punctuation: text that renders as itself, escaped (a character of it). */
 const PLAIN_START = /^[\p{L}\p{N}\p{M} ,;?!'".()/-]$/u;
 /** For each ASCII character, 1 when `PLAIN_START` takes it. */
-const PLAIN_ASCII = Uint8Array.from({ length: 128 }, (_, c) =>
-  PLAIN_START.test(String.fromCharCode(c)) ? 1 : 0,
-);
+const PLAIN_ASCII = asciiSet(PLAIN_START);
 /** What ends the one-line inline text of a block: a new line, and in a heading a closing `#`. */
 const LINE_END = /\n/;
 const HEADING_END = /[\n#]/;

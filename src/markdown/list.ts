@@ -5,7 +5,7 @@ import type { Token, Tokens } from "marked";
 import { closable } from "./open";
 import { flat } from "./html";
 import { hasDefinition, type Links, type Markdown } from "./render";
-import { alone, shown, type Grown, type Parts } from "./grown";
+import { alone, final, shown, type Grown, type Parts } from "./grown";
 
 /** The body of a list's HTML: its items, without the `<ul>`/`<ol>` line and the closing tag. */
 function items(html: string, close: string): string | undefined {
@@ -173,16 +173,7 @@ export class ListItems implements Parts {
     const own = items(this.markdown.render(list), this.close);
     if (own === undefined) return undefined;
     this.fresh += done;
-    const grown = {
-      head: this.head + this.shown,
-      tail: this.fresh + own + this.close,
-      kept: this.kept,
-      token: list,
-      end,
-    };
-    if (!this.kept) grown.tail = grown.head + grown.tail;
-    if (!this.kept) grown.head = "";
-    return grown;
+    return final(this.head + this.shown, this.fresh + own + this.close, this.kept, list, end);
   }
 
   /** The list's open HTML once the items whose HTML is DONE are finished and CURRENT is the rest. */

@@ -1,5 +1,6 @@
 // Plain words typed at the end of the open block: text that provably only extends the block's
 // HTML with its own escaped self, so that the stream appends it without lexing anything.
+import { asciiKinds } from "./chars";
 import { escape } from "./html";
 import type { InlineRun } from "./inline";
 
@@ -40,14 +41,7 @@ const TICK = 4;
  * brackets), DELIMITER (an emphasis delimiter, plain where it can only open: see `opensOnly`) or
  * TICK (a backtick, plain on a line without one: it can then only open a code span).
  */
-const ASCII = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const char = String.fromCharCode(c);
-  if (PLAIN.test(char)) ASCII[c] = WORD;
-  else if (UNBRACKETED.test(char)) ASCII[c] = BRACKETED;
-  else if ("*_".includes(char)) ASCII[c] = DELIMITER;
-  else if (char === "`") ASCII[c] = TICK;
-}
+const ASCII = asciiKinds([PLAIN, WORD], [UNBRACKETED, BRACKETED], [/[*_]/, DELIMITER], [/`/, TICK]);
 
 /**
  * Whether every run of emphasis delimiters in PENDING (the blanks that end the line, then what

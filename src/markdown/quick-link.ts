@@ -2,6 +2,7 @@
 // stream shows on its way there, each as marked makes it. Only labels of words and a URL of
 // letters, digits and `./-` after `http://` or `https://` are taken; the rest is left to marked.
 import type { Token } from "marked";
+import { asciiSet, isAlnum } from "./chars";
 
 /** What a `[` makes: text up to `textEnd`, then (if any) `link` up to `end`. */
 export interface Bracket {
@@ -16,20 +17,11 @@ export interface Bracket {
 }
 
 /** The characters a label may hold here (any more would need marked's inline lexer inside it). */
-const LABEL = new Uint8Array(128);
+const LABEL = asciiSet(/[A-Za-z0-9 .-]/);
 /** The characters a URL may hold here; of them, only `.` is cut off the end of a bare URL. */
-const HREF = new Uint8Array(128);
-for (let c = 32; c < 127; c++) {
-  const char = String.fromCharCode(c);
-  LABEL[c] = /[A-Za-z0-9 .-]/.test(char) ? 1 : 0;
-  HREF[c] = /[A-Za-z0-9./-]/.test(char) ? 1 : 0;
-}
+const HREF = asciiSet(/[A-Za-z0-9./-]/);
 
 const DOT = 46;
-
-function isAlnum(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
 
 /** Whether SRC from START to its end is a start of "https://" or "http://" (a URL to be). */
 function schemeToBe(src: string, start: number): boolean {

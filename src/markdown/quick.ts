@@ -4,6 +4,7 @@
 // alone. The tokens are exactly the ones marked makes (checked against it over random texts in the
 // tests); any text outside that narrow shape is left to marked.
 import type { Token } from "marked";
+import { asciiKinds, asciiSet, isAlnum } from "./chars";
 import { bracket } from "./quick-link";
 
 /** What each ASCII character may be here (0: the text is left to marked). */
@@ -13,26 +14,19 @@ const MARK = 2;
 const STAR = 3;
 const TICK = 4;
 const BRACKET = 5;
-const KIND = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const char = String.fromCharCode(c);
-  if (/[A-Za-z0-9 ]/.test(char)) KIND[c] = WORD;
-  else if (/[,;?!.()/'"-]/.test(char)) KIND[c] = MARK;
-}
-KIND[42] = STAR;
-KIND[96] = TICK;
-KIND[91] = BRACKET;
+const KIND = asciiKinds(
+  [/[A-Za-z0-9 ]/, WORD],
+  [/[,;?!.()/'"-]/, MARK],
+  [/\*/, STAR],
+  [/`/, TICK],
+  [/\[/, BRACKET],
+);
 
 /** Characters a code span may hold here: printable ASCII bar those that lean on what is around. */
-const CODE = new Uint8Array(128);
-for (let c = 32; c < 127; c++) CODE[c] = /[`\\<>[\]&|]/.test(String.fromCharCode(c)) ? 0 : 1;
+const CODE = asciiSet(/(?![`\\<>[\]&|])[ -~]/);
 
 const SPACE = 32;
 const WWW = /www\./i;
-
-function isAlnum(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
 
 function text(raw: string): Token {
   return { type: "text", raw, text: raw, escaped: false };

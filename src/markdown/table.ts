@@ -3,7 +3,7 @@
 import type { Token, Tokens } from "marked";
 import { opening } from "./html";
 import type { Links, Markdown } from "./render";
-import { alone, shown, type Grown, type Parts } from "./grown";
+import { alone, final, shown, type Grown, type Parts } from "./grown";
 
 /**
  * A table whose header and delimiter lines are complete: a row is finished with its line, and the
@@ -66,10 +66,7 @@ export class TableRows implements Parts {
       // A blank line and a block after it end the table: its HTML is final.
       const head = this.head + "<tbody>" + this.shown;
       const tail = this.fresh + split.finished + split.current.html + "</tbody></table>\n";
-      const end = this.rowStart + split.end;
-      return this.kept
-        ? { head, tail, kept: true, token: split.current.table, end }
-        : { head: "", tail: head + tail, kept: false, token: split.current.table, end };
+      return final(head, tail, this.kept, split.current.table, this.rowStart + split.end);
     }
     const row = split?.current;
     const table = row?.table ?? this.lexed(rest);
