@@ -1,11 +1,13 @@
 /**
- * What listing and searching leave out: the workspace's root `.gitignore`, the editor's
- * `files.exclude` map, and the folders no one means to search (`.git`, `node_modules`).
+ * What listing and searching leave out: the workspace's `.gitignore` files (the root's and every
+ * folder's own, as git reads them), the editor's `files.exclude` map, and the folders no one means
+ * to search (`.git`, `node_modules`). The .gitignore rules are the `ignore` package's.
  */
 
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { globSource, normalize } from "./glob";
+import ignore, { type Ignore as Rules } from "ignore";
+import { globTest } from "./glob";
 
 /** The editor's `files.exclude`: a glob to true (left out), false (kept) or a sibling condition. */
 export type Exclude = Record<string, boolean | { when: string }>;
@@ -13,55 +15,29 @@ export type Exclude = Record<string, boolean | { when: string }>;
 /** Folders left out unless the glob asked starts inside them. */
 export const SKIPPED = new Set([".git", "node_modules"]);
 
-/** One line of a .gitignore. */
-export interface Rule {
-  pattern: RegExp;
-  negated: boolean;
-  /** The line ended with `/`: it matches folders only. */
-  folders: boolean;
+export type { Rules };
+
+/** The rules of a .gitignore's text. */
+export function gitignore(text: string): Rules {
+  return ignore({ allowRelativePaths: true }).add(text);
 }
 
-/** The trailing spaces of a .gitignore line go unless escaped with `\`. */
-function trimLine(line: string): string {
-  let end = line.length;
-  while (end > 0 && line[end - 1] === " " && line[end - 2] !== "\\") end--;
-  return line.slice(0, end).replace(/\\ $/, " ");
+/**
+ * What one .gitignore says of `path` (relative to the file's folder): ignored, kept by a negation,
+ * or nothing (a folder is written with a trailing `/` so folder-only rules see it).
+ */
+function said(rules: Rules, path: string, folder: boolean): boolean | undefined {
+  const r = rules.test(folder ? `${path}/` : path);
+  return r.ignored ? true : r.unignored ? false : undefined;
 }
 
-/** The rules of a .gitignore's text (comments, negation, folder-only, anchored patterns, `**`). */
-export function gitignore(text: string): Rule[] {
-  const rules: Rule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let line = trimLine(raw);
-    if (line === "" || line.startsWith("#")) continue;
-    const negated = line.startsWith("!");
-    if (negated) line = line.slice(1);
-    else if (line.startsWith("\\!") || line.startsWith("\\#")) line = line.slice(1);
-    const folders = line.endsWith("/");
-    if (folders) line = line.replace(/\/+$/, "");
-    if (line === "") continue;
-    // A slash at the start or in the middle ties the pattern to the root; otherwise it matches
-    // a name at any depth.
-    const anchored = line.includes("/");
-    if (line.startsWith("/")) line = line.slice(1);
-    const body = globSource(line, { braces: false, trailingSelf: false });
-    rules.push({ pattern: new RegExp(anchored ? `^${body}$` : `^(?:.*\\/)?${body}$`), negated, folders });
-  }
-  return rules;
-}
-
-/** The decision of `rules` on `path`: the last rule that matches wins. */
-export function ignoredBy(rules: Rule[], path: string, folder: boolean): boolean {
-  let ignored = false;
-  for (const rule of rules) {
-    if (rule.folders && !folder) continue;
-    if (rule.negated === ignored && rule.pattern.test(path)) ignored = !rule.negated;
-  }
-  return ignored;
+/** The decision of one .gitignore's `rules` on `path`: the last rule that matches wins. */
+export function ignoredBy(rules: Rules, path: string, folder: boolean): boolean {
+  return said(rules, path, folder) === true;
 }
 
 interface ExcludeRule {
-  pattern: RegExp;
+  test: (path: string) => boolean;
   /** `$(basename).ts`: left out only when that sibling exists. */
   when?: string;
 }
@@ -71,38 +47,69 @@ function excludeRules(exclude: Exclude): ExcludeRule[] {
   const out: ExcludeRule[] = [];
   for (const [glob, value] of Object.entries(exclude)) {
     if (value === false) continue;
-    const source = globSource(normalize(glob), { braces: true, trailingSelf: true });
-    out.push({
-      pattern: new RegExp(`^${source}$`),
-      when: typeof value === "object" ? value.when : undefined,
-    });
+    out.push({ test: globTest(glob), when: typeof value === "object" ? value.when : undefined });
   }
   return out;
 }
 
 /** What a walk leaves out of one workspace. */
 export class Ignore {
+  /** Each folder's .gitignore (null: it has none), read once per walk, by folder ("" the root). */
+  private readonly files = new Map<string, Promise<Rules | null>>();
+
+  /** The ignored folder the walk was asked to start in, if any: inside it only name patterns apply. */
+  private entered: string | undefined;
+
   private constructor(
     private readonly root: string,
-    private readonly rules: Rule[],
     private readonly excluded: ExcludeRule[],
   ) {}
 
-  /** The ignore of `root`: its .gitignore as it is now, and `exclude`. */
-  static async of(root: string, exclude: Exclude = {}): Promise<Ignore> {
-    const text = await readFile(join(root, ".gitignore"), "utf8").catch(() => "");
-    return new Ignore(root, gitignore(text), excludeRules(exclude));
+  /**
+   * The ignore of `root` with `exclude` for a walk from `base`; each folder's .gitignore is read
+   * when the walk reaches it. A walk the person started inside an ignored folder lists it.
+   */
+  static async of(root: string, exclude: Exclude = {}, base = ""): Promise<Ignore> {
+    const made = new Ignore(root, excludeRules(exclude));
+    if (base && (await made.gitIgnores(base, true))) made.entered = `${base}/`;
+    return made;
   }
 
   /** True when the file or folder at `path` (relative, with `/`) is left out. */
   async ignores(path: string, folder: boolean): Promise<boolean> {
-    if (ignoredBy(this.rules, path, folder)) return true;
+    if (await this.gitIgnores(path, folder)) return true;
     for (const rule of this.excluded) {
-      if (!rule.pattern.test(path)) continue;
+      if (!rule.test(path)) continue;
       if (rule.when === undefined) return true;
       if (await this.siblingExists(path, rule.when)) return true;
     }
     return false;
+  }
+
+  /** The deepest .gitignore that speaks of `path` decides, as in git (the walk never enters an ignored folder). */
+  private async gitIgnores(path: string, folder: boolean): Promise<boolean> {
+    const names = path.split("/");
+    // Inside an entered folder, a path's own name is judged (its ignored parents would hide it all).
+    const nameOnly = this.entered !== undefined && path.startsWith(this.entered);
+    for (let depth = names.length - 1; depth >= 0; depth--) {
+      const rules = await this.rulesOf(names.slice(0, depth).join("/"));
+      const asked = nameOnly ? names[names.length - 1] : names.slice(depth).join("/");
+      const verdict = rules && said(rules, asked, folder);
+      if (verdict !== undefined && verdict !== null) return verdict;
+    }
+    return false;
+  }
+
+  private rulesOf(folder: string): Promise<Rules | null> {
+    let rules = this.files.get(folder);
+    if (!rules) {
+      rules = readFile(join(this.root, folder, ".gitignore"), "utf8").then(
+        (text) => gitignore(text),
+        () => null,
+      );
+      this.files.set(folder, rules);
+    }
+    return rules;
   }
 
   private async siblingExists(path: string, when: string): Promise<boolean> {

@@ -40,7 +40,7 @@ export async function walk(
   options: WalkOptions,
   each: (file: Found) => boolean | Promise<boolean>,
 ): Promise<Walked> {
-  const ignore = await Ignore.of(root, options.exclude);
+  const ignore = await Ignore.of(root, options.exclude, options.base);
   const realRoot = await realpath(root);
   const start = await inside(root, options.base);
   const startStat = await stat(start).catch(() => undefined);

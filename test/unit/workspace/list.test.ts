@@ -155,6 +155,22 @@ describe("list_files", () => {
     assert.ok(listed.includes("README.md"));
   });
 
+  it("reads every folder's own .gitignore, the deepest deciding, as git does", async () => {
+    write(root, {
+      "src/.gitignore": "*.gen.ts\n!important.log\n",
+      "src/x.gen.ts": "generated\n",
+      "src/deep/.gitignore": "!keep.gen.ts\n/c.ts\n",
+      "src/deep/keep.gen.ts": "kept by the deeper file\n",
+      "src/deep/y.gen.ts": "generated\n",
+      "other/x.gen.ts": "not under src/.gitignore\n",
+    });
+    const listed = paths(await call(workspaceTools({ root, trusted: true }), "list_files", {}));
+    assert.ok(!listed.includes("src/x.gen.ts") && !listed.includes("src/deep/y.gen.ts"));
+    assert.ok(listed.includes("src/deep/keep.gen.ts"), "a deeper negation keeps the file");
+    assert.ok(!listed.includes("src/deep/c.ts"), "an anchored rule is read from its own folder");
+    assert.ok(listed.includes("other/x.gen.ts") && listed.includes("src/important.log"));
+  });
+
   it("lists inside an ignored folder when the glob starts there", async () => {
     const tools = workspaceTools({ root, trusted: true });
     assert.deepEqual(paths(await call(tools, "list_files", { glob: "node_modules/**" })), [
