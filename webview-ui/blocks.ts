@@ -2,7 +2,7 @@
  * An item's HTML blocks in the panel: the host's HTML kept by index, and the view that shows them.
  * A patch touches only the blocks it lists; the rest of the transcript is never rendered again.
  */
-import type { Block, Patch } from "../src/protocol/blocks";
+import { applyPatch, type Block, type Patch } from "../src/protocol/blocks";
 import { h } from "./dom";
 import { purified } from "./sanitize";
 
@@ -14,16 +14,14 @@ export class BlockText {
     this.html = blocks.map((block) => block.html);
   }
 
-  /** Applies a patch; answers the indexes whose HTML changed. */
+  /**
+   * Applies a patch; answers the indexes whose HTML changed. A patch that does not fit (a gap, a
+   * change past a block's end) leaves the blocks as they were and throws a PatchError: the panel
+   * then asks the host for a new snapshot.
+   */
   apply(patch: Patch): number[] {
-    const changed: number[] = [];
-    for (const change of patch.blocks) {
-      if (change.index < 0 || change.index > this.html.length) continue;
-      const old = this.html[change.index] ?? "";
-      this.html[change.index] = change.at === undefined ? change.html : old.slice(0, change.at) + change.html;
-      changed.push(change.index);
-    }
-    if (patch.count < this.html.length) this.html.length = Math.max(0, patch.count);
+    const { html, changed } = applyPatch(this.html, patch);
+    this.html = html;
     return changed;
   }
 }

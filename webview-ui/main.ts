@@ -144,7 +144,12 @@ function receive(message: HostMessage): void {
       if (!store.tables.items.has(id)) break;
       let text = store.blocks.get(id);
       if (!text) store.blocks.set(id, (text = new BlockText()));
-      transcript.patched(id, text.apply(message.patch));
+      try {
+        transcript.patched(id, text.apply(message.patch));
+      } catch {
+        // The replica missed a patch: the host sends everything again.
+        host.post({ type: "ready" });
+      }
       break;
     }
     case "running":

@@ -1,6 +1,6 @@
 // Patches between two renders of an item, applying them to a replica, and merging patches that
 // wait for the same send.
-import type { Block, BlockChange, Patch } from "../protocol/blocks";
+import { applyPatch, type Block, type BlockChange, type Patch } from "../protocol/blocks";
 import { change } from "./changes";
 
 /** The patch that turns PREVIOUS into NEXT (the blocks of the item KEY). */
@@ -14,25 +14,13 @@ export function patch(previous: readonly Block[], next: readonly Block[], key: s
   return { key, count: next.length, blocks };
 }
 
-/** BLOCKS with PATCH applied, as a replica (the panel) applies it. */
+/** BLOCKS with PATCH applied, as the panel applies it (`applyPatch`, which throws on a patch that does not fit). */
 export function apply(blocks: readonly Block[], patch: Patch): Block[] {
-  const result = blocks.slice(0, patch.count).map((b) => ({ ...b }));
-  for (const { index, html, at } of patch.blocks) {
-    if (index >= patch.count) continue;
-    const key = `${patch.key}.${index}`;
-    if (at !== undefined) {
-      const block = result[index];
-      if (block === undefined || block.html.length < at)
-        throw new Error(`change past the end of block ${key}`);
-      block.html = block.html.slice(0, at) + html;
-    } else {
-      result[index] = { key, html };
-    }
-  }
-  if (result.length !== patch.count || Array.from(result, (b) => b === undefined).includes(true)) {
-    throw new Error(`patch for ${patch.key} leaves a gap`);
-  }
-  return result;
+  const { html } = applyPatch(
+    blocks.map((b) => b.html),
+    patch,
+  );
+  return html.map((h, index) => ({ key: `${patch.key}.${index}`, html: h }));
 }
 
 /** One patch equivalent to FIRST then SECOND (both for the same item). */

@@ -29,3 +29,33 @@ export interface Patch {
   count: number;
   blocks: BlockChange[];
 }
+
+/** A patch that does not fit the blocks it was applied to (a lost or reordered message). */
+export class PatchError extends Error {
+  override name = "PatchError";
+}
+
+/**
+ * The HTML of an item's blocks after `patch`, and the indexes it changed. Both sides apply patches
+ * with this one function; a patch that would leave a gap or change a block past its end throws a
+ * PatchError (the panel then asks the host for a new snapshot).
+ */
+export function applyPatch(html: readonly string[], patch: Patch): { html: string[]; changed: number[] } {
+  const result = html.slice(0, patch.count);
+  const changed: number[] = [];
+  for (const { index, html: added, at } of patch.blocks) {
+    if (index >= patch.count) continue;
+    if (at !== undefined) {
+      const old = result[index];
+      if (old === undefined || old.length < at)
+        throw new PatchError(`change past the end of block ${patch.key}.${index}`);
+      result[index] = old.slice(0, at) + added;
+    } else {
+      if (index > result.length) throw new PatchError(`patch for ${patch.key} leaves a gap`);
+      result[index] = added;
+    }
+    changed.push(index);
+  }
+  if (result.length !== patch.count) throw new PatchError(`patch for ${patch.key} leaves a gap`);
+  return { html: result, changed };
+}

@@ -28,7 +28,7 @@ describe("the panel's replica of an answer's blocks", () => {
     }
   });
 
-  it("answers the indexes a patch changed and ignores one that would leave a gap", () => {
+  it("answers the indexes a patch changed and refuses one that does not fit, keeping its blocks", () => {
     const replica = new BlockText([{ key: "a.0", html: "<p>one</p>" }]);
     assert.deepEqual(replica.apply({ key: "a", count: 2, blocks: [{ index: 1, html: "<p>tw" }] }), [1]);
     assert.deepEqual(
@@ -36,7 +36,15 @@ describe("the panel's replica of an answer's blocks", () => {
       [1],
     );
     assert.deepEqual(replica.html, ["<p>one</p>", "<p>two</p>"]);
-    assert.deepEqual(replica.apply({ key: "a", count: 9, blocks: [{ index: 7, html: "<p>far</p>" }] }), []);
+    assert.throws(() => replica.apply({ key: "a", count: 9, blocks: [{ index: 7, html: "<p>far</p>" }] }), {
+      name: "PatchError",
+      message: "patch for a leaves a gap",
+    });
+    assert.throws(() => replica.apply({ key: "a", count: 2, blocks: [{ index: 0, html: "x", at: 99 }] }), {
+      name: "PatchError",
+      message: "change past the end of block a.0",
+    });
+    assert.deepEqual(replica.html, ["<p>one</p>", "<p>two</p>"], "a refused patch changes nothing");
     assert.deepEqual(replica.apply({ key: "a", count: 1, blocks: [] }), []);
     assert.deepEqual(replica.html, ["<p>one</p>"]);
   });

@@ -164,6 +164,21 @@ describe("the transcript", () => {
     );
   });
 
+  it("asks the host for everything again when a patch does not fit its blocks, and keeps what it shows", async () => {
+    const shown = await panel.page.locator('[data-item="c1.012"]').innerText();
+    const before = (await panel.posted()).length;
+    await panel.send({
+      type: "blocks",
+      patch: { key: "c1.012", count: 40, blocks: [{ index: 39, html: "<p>x</p>" }] },
+    });
+    await panel.page.waitForFunction(
+      (n) => (window as unknown as { __posted: unknown[] }).__posted.length > n,
+      before,
+    );
+    assert.deepEqual((await panel.posted()).slice(before), [{ type: "ready" }]);
+    assert.equal(await panel.page.locator('[data-item="c1.012"]').innerText(), shown);
+  });
+
   it("broke no CSP rule and logged no error", async () => {
     assert.deepEqual(await panel.violations(), []);
     assert.deepEqual(panel.errors, []);

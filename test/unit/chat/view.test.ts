@@ -3,20 +3,20 @@ import { isDeepStrictEqual } from "node:util";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
-import { apply, keyed } from "../../../src/markdown";
-import type { Block } from "../../../src/protocol/blocks";
+import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { z } from "zod";
+import { BlockText } from "../../../webview-ui/blocks";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
 
-/** A panel replica as the webview keeps it: the messages it was sent and the blocks they build. */
+/** A panel replica, with the panel's own code: the messages it was sent and the blocks they build. */
 function panelHost(): ViewHost & {
   sent: HostMessage[];
-  blocks: Map<string, Block[]>;
+  blocks: Map<string, BlockText>;
   of<T extends HostMessage["type"]>(type: T): Extract<HostMessage, { type: T }>[];
 } {
   const sent: HostMessage[] = [];
-  const blocks = new Map<string, Block[]>();
+  const blocks = new Map<string, BlockText>();
   return {
     sent,
     blocks,
@@ -27,9 +27,12 @@ function panelHost(): ViewHost & {
       const copy = JSON.parse(JSON.stringify(message)) as HostMessage;
       sent.push(copy);
       if (copy.type === "snapshot" || copy.type === "opened")
-        for (const [id, b] of Object.entries(copy.blocks)) blocks.set(id, b);
-      if (copy.type === "blocks")
-        blocks.set(copy.patch.key, apply(blocks.get(copy.patch.key) ?? [], copy.patch));
+        for (const [id, b] of Object.entries(copy.blocks)) blocks.set(id, new BlockText(b));
+      if (copy.type === "blocks") {
+        const text = blocks.get(copy.patch.key) ?? new BlockText();
+        text.apply(copy.patch);
+        blocks.set(copy.patch.key, text);
+      }
     },
     choices: async () => [{ id: "m", name: "m", group: "Endpoint", note: "" }],
     defaultModel: async () => "m",
@@ -79,11 +82,11 @@ describe("the panel's host half (PanelView)", () => {
     assert.ok(chat, "a conversation was made for the first message");
     await until(() => b!.store.items(chat).some((i) => i.kind === "text" && i.done), "the answer");
     const text = b.store.items(chat).find((i) => i.kind === "text")!;
-    await until(() => (host.blocks.get(text.id)?.length ?? 0) > 0, "the blocks");
+    await until(() => (host.blocks.get(text.id)?.html.length ?? 0) > 0, "the blocks");
     // The last patch of the frame follows within the frame's interval (later on a loaded machine).
-    const final = keyed(answerText, text.id);
-    await until(() => isDeepStrictEqual(host.blocks.get(text.id), final), "the final blocks");
-    assert.deepEqual(host.blocks.get(text.id), final);
+    const final = keyed(answerText, text.id).map((block) => block.html);
+    await until(() => isDeepStrictEqual(host.blocks.get(text.id)?.html, final), "the final blocks");
+    assert.deepEqual(host.blocks.get(text.id)?.html, final);
     // The answer's words travelled as blocks, not again in its rows.
     const itemRows = host
       .of("rows")
