@@ -1,41 +1,5 @@
 /** What an item shows beside its text: the files of a message and the sources a tool read. */
 import type { Chip, Source } from "../src/protocol/rows";
-import type { FileRef } from "../src/protocol/messages";
-
-/** The files of a user item: a JSON list (of paths or {path, name}) or paths by lines or commas. */
-export function filesOf(files: string): FileRef[] {
-  const text = files.trim();
-  if (!text) return [];
-  if (text.startsWith("[")) {
-    try {
-      const list: unknown = JSON.parse(text);
-      if (Array.isArray(list)) return list.flatMap(fileRef);
-    } catch {
-      // Not JSON after all: read it as a list of paths.
-    }
-  }
-  const parts = text.includes("\n") ? text.split("\n") : text.split(",");
-  return parts
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((path) => ({ path, name: baseName(path) }));
-}
-
-function fileRef(entry: unknown): FileRef[] {
-  if (typeof entry === "string" && entry) return [{ path: entry, name: baseName(entry) }];
-  if (entry && typeof entry === "object") {
-    const { path, name } = entry as { path?: unknown; name?: unknown };
-    if (typeof path === "string" && path)
-      return [{ path, name: typeof name === "string" && name ? name : baseName(path) }];
-  }
-  return [];
-}
-
-/** The last part of a path or URI. */
-export function baseName(path: string): string {
-  const parts = path.split(/[\\/]/).filter(Boolean);
-  return decodeURIComponent(parts[parts.length - 1] ?? path);
-}
 
 /** The pages a tool's output names: {title, url} records when it is JSON, else the URLs in its text. */
 export function sourcesOf(output: string): Source[] {

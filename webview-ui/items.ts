@@ -1,7 +1,7 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
 import { BlockView } from "./blocks";
-import { chipsOf, filesOf, inputSummary, sourcesOf } from "./chips";
+import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import type { Store } from "./state";
@@ -82,7 +82,7 @@ class UserView implements ItemView {
   }
 
   update(item: Item): void {
-    const chips = filesOf(item.files).map((file) => {
+    const chips = item.files.map((file) => {
       const chip = button(
         "file",
         file.name,

@@ -9,7 +9,7 @@ export function exportMarkdown(chat: Conversation, items: readonly Item[]): stri
   for (const item of items) {
     switch (item.kind) {
       case "user": {
-        const files = filesOf(item.files);
+        const files = item.files.map((f) => f.name || f.path);
         out.push(`## You`, "", item.text, ...(files.length ? ["", `Attached: ${files.join(", ")}`] : []), "");
         break;
       }
@@ -62,14 +62,4 @@ function quote(text: string): string {
     .split("\n")
     .map((line) => `> ${line}`)
     .join("\n");
-}
-
-function filesOf(files: string): string[] {
-  if (!files) return [];
-  try {
-    const list = JSON.parse(files) as Array<{ name?: string; path?: string }>;
-    return list.map((f) => f.name || f.path || "").filter(Boolean);
-  } catch {
-    return files.split(",").map((f) => f.trim());
-  }
 }

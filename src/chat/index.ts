@@ -17,16 +17,7 @@ export {
   INTERRUPTED,
   CALL_INTERRUPTED,
 } from "./runner-items";
-export {
-  exchanges,
-  messagesOf,
-  historyBefore,
-  filesOf,
-  nextWork,
-  type Exchange,
-  type FileRef,
-  type Work,
-} from "./runner-history";
+export { exchanges, messagesOf, historyBefore, nextWork, type Exchange, type Work } from "./runner-history";
 export { assistantOf, instructionsOf, DEFAULT_INSTRUCTIONS } from "./runner-answer";
 export * from "./tools";
 export * from "./tools-read";
@@ -34,3 +25,4 @@ export * from "./skills";
 export * from "./catalogue";
 export * from "./plugins";
 export * from "./address";
+export type { FileRef } from "../protocol/files";

@@ -3,6 +3,7 @@
  * creation order, and the small functions over models and sources the panel shows.
  */
 import { randomBytes } from "node:crypto";
+import type { FileRef } from "../protocol/files";
 import { isIP } from "node:net";
 import {
   checked,
@@ -70,7 +71,7 @@ export function item(kind: Kind, text: string, chat = ""): Item {
     input: "",
     output: "",
     file: "",
-    files: "",
+    files: [],
     model: "",
     state: kind === "call" ? "running" : "",
     done: false,
@@ -78,7 +79,7 @@ export function item(kind: Kind, text: string, chat = ""): Item {
 }
 
 /** The person's message `text` in `chat` to `model` ("" the agent's), with the `files` attached. */
-export function asked(text: string, chat: string, model = "", files = ""): Item {
+export function asked(text: string, chat: string, model = "", files: FileRef[] = []): Item {
   return { ...item("user", text, chat), model, files };
 }
 

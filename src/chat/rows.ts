@@ -4,6 +4,7 @@
  * read as its table's is refused before anything is written.
  */
 import { z } from "zod";
+import { legacyFiles } from "../protocol/files";
 
 /** A row's key: a non-empty line of text (the store writes it on one journal line). */
 const key = z
@@ -55,6 +56,13 @@ export const STATES = [
 ] as const;
 export type State = (typeof STATES)[number];
 
+/** A file attached to a message. */
+const fileRefRow = z.strictObject({
+  path: z.string().min(1),
+  name: z.string(),
+  kind: z.enum(["image", "pdf", "text"]),
+});
+
 /** One item of the conversation `chat`, in the order of its key (see chat.md for each kind). */
 export const itemRow = z.strictObject({
   id: key,
@@ -65,7 +73,8 @@ export const itemRow = z.strictObject({
   input: z.string(),
   output: z.string(),
   file: z.string(),
-  files: z.string(),
+  /** Rows stored before files had a shape kept them as text: they are read into it on load. */
+  files: z.union([z.array(fileRefRow), z.string().transform(legacyFiles)]),
   model: z.string(),
   state: z.enum(STATES),
   done: z.boolean(),

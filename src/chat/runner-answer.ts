@@ -12,7 +12,8 @@ import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "..
 import { askPerson, offered, verdict, type Rules } from "./approval";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
-import { filesOf, historyBefore, type Work } from "./runner-history";
+import type { FileRef } from "../protocol/files";
+import { historyBefore, type Work } from "./runner-history";
 import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
@@ -75,9 +76,9 @@ export function modelIdOf(work: Work, assistant: Assistant): string {
 }
 
 /** The attachments of a message's files, through the editor; throws "Cannot read NAME: why". */
-async function attachmentsOf(host: Host, files: string): Promise<Attachment[]> {
+async function attachmentsOf(host: Host, files: readonly FileRef[]): Promise<Attachment[]> {
   const out: Attachment[] = [];
-  for (const ref of filesOf(files)) {
+  for (const ref of files) {
     try {
       out.push(
         host.files ? await host.files(ref.path, ref.name) : { name: ref.name, type: "", path: ref.path },
@@ -92,7 +93,7 @@ async function attachmentsOf(host: Host, files: string): Promise<Attachment[]> {
 /** What the files of an earlier message add to it, each file on its own (one gone leaves a note). */
 export async function givenBy(host: Host, user: Item): Promise<Attached> {
   const out: Attached = { text: "", images: [], documents: [] };
-  for (const ref of filesOf(user.files)) {
+  for (const ref of user.files) {
     try {
       const file = host.files
         ? await host.files(ref.path, ref.name)

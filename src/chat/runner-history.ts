@@ -13,12 +13,6 @@ export interface Exchange {
   answers: Item[][];
 }
 
-/** A file attached to a message: where it is (a workspace path) and its name. */
-export interface FileRef {
-  path: string;
-  name: string;
-}
-
 /** The text a user message with attachments adds, its pictures, and the documents given in part. */
 export interface Given {
   text: string;
@@ -124,7 +118,7 @@ export async function historyBefore(
   const out: Message[] = [];
   for (const exchange of exchanges(items)) {
     if (exchange.user.id >= user.id) break;
-    const files = exchange.user.files ? await given(exchange.user) : { text: "", images: [] };
+    const files = exchange.user.files.length ? await given(exchange.user) : { text: "", images: [] };
     out.push({
       role: "user",
       text: exchange.user.text + files.text,
@@ -133,47 +127,6 @@ export async function historyBefore(
     out.push(...messagesOf(latest(exchange)));
   }
   return out;
-}
-
-/**
- * The files of a message's `files`: a JSON array of `{path, name}` (or of paths), else paths one
- * a line. A file without a name is named after its path's last part.
- */
-export function filesOf(files: string): FileRef[] {
-  const text = files.trim();
-  if (!text) return [];
-  const named = (path: string, name?: string): FileRef => ({
-    path,
-    name: name?.trim() || path.split(/[\\/]/).filter(Boolean).pop() || path,
-  });
-  if (text.startsWith("[")) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (Array.isArray(value)) {
-        const out: FileRef[] = [];
-        for (const v of value) {
-          if (typeof v === "string" && v.trim()) out.push(named(v.trim()));
-          else if (
-            v &&
-            typeof v === "object" &&
-            typeof (v as FileRef).path === "string" &&
-            (v as FileRef).path.trim()
-          ) {
-            const ref = v as Partial<FileRef>;
-            out.push(named(ref.path!.trim(), typeof ref.name === "string" ? ref.name : undefined));
-          }
-        }
-        return out;
-      }
-    } catch {
-      // Not JSON: read as paths one a line.
-    }
-  }
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((path) => named(path));
 }
 
 /** The piece of work the next item of a conversation asks: a message to answer, or a retry of one. */

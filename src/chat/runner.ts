@@ -136,10 +136,10 @@ export class Runner {
   }
 
   private givenOf(user: Item): Promise<Attached> {
-    let given = this.given.get(user.id + user.files);
+    let given = this.given.get(user.id + JSON.stringify(user.files));
     if (!given) {
       given = givenBy(this.host, user);
-      this.given.set(user.id + user.files, given);
+      this.given.set(user.id + JSON.stringify(user.files), given);
       if (this.given.size > GIVEN_KEPT) this.given.delete(this.given.keys().next().value!);
     }
     return given;

@@ -28,6 +28,13 @@ export function deleteLine(table: Table, key: string): string {
   return JSON.stringify({ t: table, k: key, d: 1 }) + "\n";
 }
 
+/** True when two field values are the same: equal plain values, or lists (a message's files) that read the same. */
+export function sameValue(u: unknown, v: unknown): boolean {
+  return (
+    u === v || (typeof u === "object" && typeof v === "object" && JSON.stringify(u) === JSON.stringify(v))
+  );
+}
+
 /**
  * The line that turns `base` (the row as the journal has it) into `row`: a patch when that is
  * shorter than the whole row, else a put. "" when nothing changed.
@@ -41,7 +48,7 @@ export function changeLine(table: Table, base: Row | undefined, row: Row): strin
   const before = base as unknown as Fields;
   for (const [field, value] of Object.entries(row)) {
     const old = before[field];
-    if (old === value) continue;
+    if (sameValue(old, value)) continue;
     changed = true;
     if (typeof value === "string" && typeof old === "string" && old.length > 0 && value.startsWith(old)) {
       append[field] = [old.length, value.slice(old.length)];

@@ -4,7 +4,7 @@
  */
 import { keyTime } from "./make";
 import { TABLE_NAMES, type Conversation, type Item, type Row, type Rows, type Table } from "./rows";
-import { rowSize } from "./store-lines";
+import { rowSize, sameValue } from "./store-lines";
 
 /** A row that changed: as it is now (null: deleted) and as it was (null: new). */
 export interface Change<T extends Table = Table> {
@@ -14,11 +14,11 @@ export interface Change<T extends Table = Table> {
   before: Rows[T] | null;
 }
 
-/** True when two rows of a table hold the same values (rows are flat records). */
+/** True when two rows of a table hold the same values (fields are plain values or small lists, such as a message's files). */
 export function sameRow(a: Row, b: Row): boolean {
   const x = a as unknown as Record<string, unknown>;
   const y = b as unknown as Record<string, unknown>;
-  for (const field of Object.keys(x)) if (x[field] !== y[field]) return false;
+  for (const field of Object.keys(x)) if (!sameValue(x[field], y[field])) return false;
   return Object.keys(x).length === Object.keys(y).length;
 }
 

@@ -14,6 +14,7 @@ import type {
   PanelCommand,
   PanelMessage,
 } from "../protocol/messages";
+import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { asked, conversation, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
@@ -179,7 +180,9 @@ export class PanelView {
       id = row.id;
     }
     if (id !== this.chat) this.openChat(id);
-    await this.store.putDurable("items", asked(text, id, model, files.length ? JSON.stringify(files) : ""));
+    // The kind of a file is the host's to say, from its name, whatever the panel sent.
+    const attached = files.map((f) => fileRef(f.path, f.name));
+    await this.store.putDurable("items", asked(text, id, model, attached));
     return id;
   }
 

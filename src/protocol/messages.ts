@@ -16,11 +16,8 @@ import type {
   Tables,
 } from "./rows";
 
-/** A file the person attached: where it is (workspace-relative path or URI) and the name its chip shows. */
-export interface FileRef {
-  path: string;
-  name: string;
-}
+export type { FileRef } from "./files";
+import type { FileRef } from "./files";
 
 /** The open conversation: its items in key order and the rendered blocks of those shown as Markdown. */
 export interface OpenChat {

@@ -11,7 +11,13 @@ const optionalId = z.string().max(200);
 const text = z.string().max(1_000_000);
 const name = z.string().max(200);
 
-const fileRef = z.object({ path: z.string().min(1).max(4096), name: z.string().max(500) }).strict();
+const fileRef = z
+  .object({
+    path: z.string().min(1).max(4096),
+    name: z.string().max(500),
+    kind: z.enum(["image", "pdf", "text"]),
+  })
+  .strict();
 
 const assistant = z
   .object({

@@ -2,6 +2,7 @@ import vscode = require("vscode");
 import type { Opened } from "./conversations";
 import { pickWorkspaceFiles, type PanelProvider } from "./panel";
 import { core } from "./core";
+import { fileRef } from "../protocol/files";
 
 /** The commands that act on conversations in the side panel. */
 export function registerChatCommands(
@@ -77,7 +78,7 @@ export function registerChatCommands(
       });
       if (!question) return;
       const view = await panel.ready();
-      await view.send(view.open, question, [{ path: shown, name: shown.split("/").pop() ?? shown }], "", "");
+      await view.send(view.open, question, [fileRef(shown)], "", "");
     }),
     vscode.commands.registerCommand("tandem.newChat", async () => (await panel.ready()).openChat("")),
     vscode.commands.registerCommand("tandem.openConversation", async () => {
@@ -97,10 +98,7 @@ export function registerChatCommands(
     vscode.commands.registerCommand("tandem.attachFiles", async (uri?: vscode.Uri, all?: vscode.Uri[]) => {
       const chosen = all?.length ? all : uri instanceof vscode.Uri ? [uri] : undefined;
       const files = chosen
-        ? chosen.map((u) => ({
-            path: vscode.workspace.asRelativePath(u),
-            name: u.path.split("/").pop() ?? "",
-          }))
+        ? chosen.map((u) => fileRef(vscode.workspace.asRelativePath(u), u.path.split("/").pop()))
         : await pickWorkspaceFiles(vscode.l10n.t("Attach files to your message"));
       if (files.length) (await panel.ready()).attach(files);
     }),

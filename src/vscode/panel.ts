@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
 import type { PanelView, ViewHost } from "../chat/view";
-import type { FileRef, HostMessage } from "../protocol/messages";
+import { fileRef, type FileRef } from "../protocol/files";
+import type { HostMessage } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
@@ -27,7 +28,7 @@ export async function pickWorkspaceFiles(title: string): Promise<FileRef[]> {
     canPickMany: true,
     matchOnDescription: true,
   });
-  return (picked ?? []).map((p) => ({ path: p.label, name: basename(p.uri.fsPath) }));
+  return (picked ?? []).map((p) => fileRef(p.label, basename(p.uri.fsPath)));
 }
 
 /** Dropped URIs or paths, as workspace files (anything outside the workspace is left out). */
@@ -43,7 +44,7 @@ function droppedFiles(uris: string[]): FileRef[] {
     if (!uri || uri.scheme !== "file") continue;
     const shown = vscode.workspace.asRelativePath(uri, false);
     if (shown === uri.fsPath) continue;
-    out.push({ path: shown, name: basename(uri.fsPath) });
+    out.push(fileRef(shown, basename(uri.fsPath)));
   }
   return out;
 }

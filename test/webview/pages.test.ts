@@ -121,7 +121,7 @@ describe("the conversation list, the pages and the composer", () => {
     await page.getByRole("tab", { name: "Chat" }).click();
     await page.getByRole("button", { name: "Attach files" }).click();
     assert.deepEqual(await last(), { type: "attach" });
-    await panel.send({ type: "attached", files: [{ path: "src/a.ts", name: "a.ts" }] });
+    await panel.send({ type: "attached", files: [{ path: "src/a.ts", name: "a.ts", kind: "text" }] });
     assert.deepEqual(await page.locator(".attached").innerText(), "a.ts");
     const groups = await page
       .locator("select[aria-label=Model] optgroup")

@@ -3,7 +3,7 @@ import { keyed, stream } from "../../src/markdown";
 import { corpus, random } from "../fixtures/markdown-corpus";
 import { BlockText } from "../../webview-ui/blocks";
 import { steps } from "../../webview-ui/plan";
-import { chipsOf, filesOf, inputSummary, sourcesOf } from "../../webview-ui/chips";
+import { chipsOf, inputSummary, sourcesOf } from "../../webview-ui/chips";
 
 // These parts of the panel are plain code: they run here without a browser.
 describe("the panel's replica of an answer's blocks", () => {
@@ -51,23 +51,6 @@ describe("the panel's replica of an answer's blocks", () => {
 });
 
 describe("what items show beside their text", () => {
-  it("reads a message's files from lines, commas or JSON", () => {
-    assert.deepEqual(filesOf("src/a.ts\nREADME.md"), [
-      { path: "src/a.ts", name: "a.ts" },
-      { path: "README.md", name: "README.md" },
-    ]);
-    assert.deepEqual(filesOf("a.ts, b/c.ts"), [
-      { path: "a.ts", name: "a.ts" },
-      { path: "b/c.ts", name: "c.ts" },
-    ]);
-    assert.deepEqual(filesOf('[{"path":"file:///w/x%20y.ts"},"z.md"]'), [
-      { path: "file:///w/x%20y.ts", name: "x y.ts" },
-      { path: "z.md", name: "z.md" },
-    ]);
-    assert.deepEqual(filesOf("[broken"), [{ path: "[broken", name: "[broken" }]);
-    assert.deepEqual(filesOf(""), []);
-  });
-
   it("makes one chip per site, six at most, from JSON results or URLs in text", () => {
     const many = Array.from({ length: 9 }, (_, i) => ({
       title: `Page ${i}`,

@@ -2,6 +2,7 @@
 import type { HostMessage, Snapshot } from "../../src/protocol/messages";
 import type { Item } from "../../src/protocol/rows";
 import { stream } from "../../src/markdown";
+import { fileRef } from "../../src/protocol/files";
 
 /** An item of conversation `chat` with the given fields (the rest empty). */
 export function item(id: string, kind: Item["kind"], fields: Partial<Item> = {}, chat = "c1"): Item {
@@ -14,7 +15,7 @@ export function item(id: string, kind: Item["kind"], fields: Partial<Item> = {},
     input: "",
     output: "",
     file: "",
-    files: "",
+    files: [],
     model: "",
     state: "",
     done: true,
@@ -114,7 +115,7 @@ export const ANSWER = [
 export function recorded(): HostMessage[] {
   const user = item("c1.001", "user", {
     text: "Refactor the parser, please.",
-    files: "src/parser.ts\nREADME.md",
+    files: [fileRef("src/parser.ts"), fileRef("README.md")],
     done: false,
   });
   return [

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
 import { exportJson, exportMarkdown } from "../../../src/chat/export";
 import { asked, conversation, item } from "../../../src/chat/make";
+import { fileRef } from "../../../src/protocol/files";
 
 describe("exporting a conversation", () => {
   const chat = { ...conversation("a1"), title: "Fixing the build" };
-  const question = asked(
-    "Why does it fail?",
-    chat.id,
-    "",
-    JSON.stringify([{ path: "src/a.ts", name: "a.ts" }]),
-  );
+  const question = asked("Why does it fail?", chat.id, "", [fileRef("src/a.ts", "a.ts")]);
   const call = {
     ...item("call", "", chat.id),
     name: "read_file",

@@ -20,6 +20,7 @@ import {
   stopped,
 } from "../../../src/chat/make";
 import { checked, RowError, secretKey, TABLE_NAMES, type Choice } from "../../../src/chat/rows";
+import { fileRef } from "../../../src/protocol/files";
 
 describe("chat rows", () => {
   it("refuses a bad row with words that name the field", () => {
@@ -97,10 +98,17 @@ describe("keys", () => {
 
 describe("constructors", () => {
   it("make the person's items of a conversation", () => {
-    const q = asked("What is 2+2?", "c1", "local:llama3", "a.pdf");
+    const q = asked("What is 2+2?", "c1", "local:llama3", [fileRef("a.pdf")]);
     assert.deepEqual(
       { kind: q.kind, text: q.text, chat: q.chat, model: q.model, files: q.files, done: q.done },
-      { kind: "user", text: "What is 2+2?", chat: "c1", model: "local:llama3", files: "a.pdf", done: false },
+      {
+        kind: "user",
+        text: "What is 2+2?",
+        chat: "c1",
+        model: "local:llama3",
+        files: [{ path: "a.pdf", name: "a.pdf", kind: "pdf" }],
+        done: false,
+      },
     );
     assert.equal(retried("c1", "gpt-x").kind, "retry");
     assert.equal(retried("c1", "gpt-x").model, "gpt-x");

@@ -11,6 +11,7 @@ import { Store } from "../../../src/chat/store";
 import { CUT_SHORT } from "../../../src/chat/runner-items";
 import { z } from "zod";
 import { answerOf, answered, bench, gate, hostOf, transcript, until, type Bench } from "./runner-fixture";
+import { fileRef } from "../../../src/protocol/files";
 
 describe("chat runner: answering", () => {
   let b: Bench | undefined;
@@ -269,12 +270,7 @@ describe("chat runner: answering", () => {
     const model = scripted([says("never")]);
     b = await bench(hostOf({ default: model }));
     const chat = b.chat();
-    const user = asked(
-      "Read this",
-      chat,
-      "",
-      JSON.stringify([{ path: `${b.dir}/missing.txt`, name: "missing.txt" }]),
-    );
+    const user = asked("Read this", chat, "", [fileRef(`${b.dir}/missing.txt`, "missing.txt")]);
     await b.send(user);
     const [error] = answerOf(b.store, chat, user.id);
     assert.equal(error.kind, "error");

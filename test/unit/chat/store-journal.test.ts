@@ -117,6 +117,29 @@ describe("the store's journal", () => {
     assert.equal((await lines(tmp.folder)).length, 2);
   });
 
+  it("reads a message stored with its files as text into their shape, and keeps that shape", async () => {
+    const old = { ...asked("see these", "c1"), files: '[{"path":"src/a.ts","name":"a.ts"}]\n' };
+    const lined = { ...asked("and these", "c1"), files: "shot.png\ndocs/spec.pdf" };
+    await writeFile(
+      join(tmp.folder, "journal.jsonl"),
+      [old, lined].map((r) => JSON.stringify({ t: "items", k: r.id, r })).join("\n") + "\n",
+    );
+    const store = await opened();
+    assert.deepEqual(store.problems, []);
+    assert.deepEqual(store.get("items", old.id)?.files, [{ path: "src/a.ts", name: "a.ts", kind: "text" }]);
+    assert.deepEqual(store.get("items", lined.id)?.files, [
+      { path: "shot.png", name: "shot.png", kind: "image" },
+      { path: "docs/spec.pdf", name: "spec.pdf", kind: "pdf" },
+    ]);
+    await store.putDurable("items", { ...store.get("items", old.id)!, text: "seen" });
+    await store.close();
+    tmp.forget();
+    const again = await opened();
+    assert.deepEqual(again.problems, []);
+    assert.deepEqual(again.get("items", old.id)?.files, [{ path: "src/a.ts", name: "a.ts", kind: "text" }]);
+    assert.equal(again.get("items", old.id)?.text, "seen");
+  });
+
   it("cuts off a last line of zeros (a crash before the data reached the disk)", async () => {
     const q = asked("before", "c1");
     await writeFile(

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import { asked, newKey } from "../../../src/chat/make";
-import { filesOf } from "../../../src/chat/runner-history";
+import { fileRef, legacyFiles } from "../../../src/protocol/files";
 import { chipsOf } from "../../../src/chat/runner-items";
 import { planText, rememberTool } from "../../../src/chat/tools";
 import { workspaceTools } from "../../../src/chat/workspace";
@@ -123,7 +123,7 @@ describe("chat tools", () => {
     ]);
     b.host.model = () => model;
     const chat = b.chat();
-    await b.send(asked("Read this", chat, "", JSON.stringify([{ path, name: "long.txt" }])));
+    await b.send(asked("Read this", chat, "", [fileRef(path, "long.txt")]));
     assert.match(model.requests[0].messages[0].text, /read_file/);
     const second = await b.send(asked("How does it end?", chat));
     const [call] = answerOf(b.store, chat, second.id);
@@ -152,7 +152,7 @@ describe("chat tools", () => {
     b.host.model = () => model;
     b.host.tools = () => workspaceTools({ root: b!.dir, trusted: false });
     const chat = b.chat();
-    const user = await b.send(asked("Compare", chat, "", JSON.stringify([{ path, name: "long.txt" }])));
+    const user = await b.send(asked("Compare", chat, "", [fileRef(path, "long.txt")]));
     const offered = model.requests[0].tools.filter((t) => t.function.name === "read_file");
     assert.equal(offered.length, 1, "one read_file");
     const [doc, file, missing] = answerOf(b.store, chat, user.id);
@@ -189,15 +189,18 @@ describe("chat tools", () => {
     assert.equal(chipsOf({ ...call, output: '{"sources":[{"title":1}]}' }).length, 0);
   });
 
-  it("reads a message's files as JSON references, paths, or lines, and ignores what is not a file", () => {
-    assert.deepEqual(filesOf(""), []);
-    assert.deepEqual(filesOf('[{"path":"src/a.ts","name":"a"},"docs/b.md",{"name":"no path"},3]'), [
-      { path: "src/a.ts", name: "a" },
-      { path: "docs/b.md", name: "b.md" },
+  it("reads the files of rows stored as text (JSON references, paths, lines) into their shape, ignoring what is not a file", () => {
+    assert.deepEqual(legacyFiles(""), []);
+    assert.deepEqual(legacyFiles('[{"path":"src/a.ts","name":"a"},"docs/b.md",{"name":"no path"},3]'), [
+      { path: "src/a.ts", name: "a", kind: "text" },
+      { path: "docs/b.md", name: "b.md", kind: "text" },
     ]);
-    assert.deepEqual(filesOf("src/a.ts\n\n  c:\\x\\y.txt "), [
-      { path: "src/a.ts", name: "a.ts" },
-      { path: "c:\\x\\y.txt", name: "y.txt" },
+    assert.deepEqual(legacyFiles("src/a.ts\n\n  c:\\x\\y.PNG "), [
+      { path: "src/a.ts", name: "a.ts", kind: "text" },
+      { path: "c:\\x\\y.PNG", name: "y.PNG", kind: "image" },
+    ]);
+    assert.deepEqual(legacyFiles('[{"path":"file:///w/x%20y.pdf"}]'), [
+      { path: "file:///w/x%20y.pdf", name: "x y.pdf", kind: "pdf" },
     ]);
   });
 });

@@ -8,6 +8,7 @@ import type { HostMessage } from "../../../src/protocol/messages";
 import { z } from "zod";
 import { BlockText } from "../../../webview-ui/blocks";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
+import { fileRef } from "../../../src/protocol/files";
 
 /** A panel replica, with the panel's own code: the messages it was sent and the blocks they build. */
 function panelHost(): ViewHost & {
@@ -36,8 +37,8 @@ function panelHost(): ViewHost & {
     },
     choices: async () => [{ id: "m", name: "m", group: "Endpoint", note: "" }],
     defaultModel: async () => "m",
-    pickFiles: async () => [{ path: "src/a.ts", name: "a.ts" }],
-    dropped: async (uris) => uris.map((u) => ({ path: u, name: u })),
+    pickFiles: async () => [fileRef("src/a.ts", "a.ts")],
+    dropped: async (uris) => uris.map((u) => fileRef(u, u)),
     code: () => undefined,
     openLink: () => undefined,
     openFile: () => undefined,
@@ -173,7 +174,7 @@ describe("the panel's host half (PanelView)", () => {
     await view.receive({ type: "search", query: "BANANAS" });
     assert.deepEqual(host.of("found")[0].chats, [chat]);
     await view.receive({ type: "attach" });
-    assert.deepEqual(host.of("attached")[0].files, [{ path: "src/a.ts", name: "a.ts" }]);
+    assert.deepEqual(host.of("attached")[0].files, [{ path: "src/a.ts", name: "a.ts", kind: "text" }]);
     view.dispose();
   });
 });

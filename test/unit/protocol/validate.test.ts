@@ -33,7 +33,7 @@ describe("panel messages on the host", () => {
         type: "send",
         chat: "",
         text: "hi",
-        files: [{ path: "src/a.ts", name: "a.ts" }],
+        files: [{ path: "src/a.ts", name: "a.ts", kind: "text" }],
         model: "",
         assistant: "a1",
       },
