@@ -134,7 +134,7 @@ describe("the conversation list, the pages and the composer", () => {
       type: "send",
       chat: "c1",
       text: "Read this",
-      files: [{ path: "src/a.ts", name: "a.ts" }],
+      files: [{ path: "src/a.ts", name: "a.ts", kind: "text" }],
       model: "local:qwen",
       assistant: "a1",
     });
