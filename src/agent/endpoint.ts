@@ -2,6 +2,7 @@
 import OpenAI from "openai";
 import { Assembly } from "./assembly";
 import { explain, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
+import { scrub } from "./scrub";
 import type { Model, Request, Turn } from "./types";
 import { windowOf } from "./window";
 import { body } from "./wire";
@@ -122,9 +123,14 @@ export function served(
           }
           const wait = assembly.shown ? undefined : retryAfter(error, attempt, retry);
           if (wait === undefined) {
-            throw new Error(
-              explain(error, { model: id, baseURL: client.baseURL, window, shown: assembly.shown }),
-            );
+            // A server may echo the key (LiteLLM does): it is cut out before the error is stored or shown.
+            const said = explain(error, {
+              model: id,
+              baseURL: client.baseURL,
+              window,
+              shown: assembly.shown,
+            });
+            throw new Error(scrub(said, client.apiKey));
           }
           if (!(await pause(wait, request.signal))) return assembly.turn(window);
         } finally {

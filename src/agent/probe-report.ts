@@ -1,5 +1,7 @@
 /** What an endpoint probe found: the report's shape, its verdict, what Tandem takes from it, and its Markdown. */
 
+import { scrub } from "./scrub";
+
 /** One thing the probe checked: whether it holds (undefined: not known) and what a person reads about it. */
 export interface Finding {
   ok: boolean | undefined;
@@ -132,10 +134,9 @@ export function markdown(report: Report): string {
 
 /** The report with the API key cut out of every note (a server may echo it in an error). */
 export function scrubbed(report: Report, key: string): Report {
-  if (key.length < 6) return report;
   const { reachable, window, streaming, usage, tools, reasoning, images, verdict } = report;
   for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict])
-    finding.note = finding.note.split(key).join("…");
+    finding.note = scrub(finding.note, key, "…");
   return report;
 }
 

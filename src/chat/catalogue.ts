@@ -5,6 +5,7 @@
  */
 
 import OpenAI from "openai";
+import { scrub } from "../agent/scrub";
 import { editorId, endpointId, endpointKey, placeOf, type Place } from "./catalogue-id";
 import { localChoices, LOCAL_SERVERS, PROBE_MS, type LocalServer } from "./catalogue-local";
 import { EDITOR_GROUP, ENDPOINT_GROUP } from "./make";
@@ -115,7 +116,8 @@ export async function endpointChoices(endpoint: EndpointSetting, index = 0, ms =
     }
     return rows.slice(0, MODEL_LIMIT);
   } catch (error) {
-    const note = `could not list models: ${reasonOf(error)}`;
+    // The note is shown in the model picker: a key the server echoed is cut out of it.
+    const note = `could not list models: ${scrub(reasonOf(error), endpoint.apiKey)}`;
     const id = endpoint.model
       ? endpointId(index, endpoint.name, endpoint.model)
       : `endpoint:${endpointKey(endpoint.name) || "default"}`;

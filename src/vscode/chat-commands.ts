@@ -3,6 +3,7 @@ import type { Opened } from "./conversations";
 import { pickWorkspaceFiles, type PanelProvider } from "./panel";
 import { core } from "./core";
 import { fileRef } from "../protocol/files";
+import { settings } from "./settings";
 
 /** The commands that act on conversations in the side panel. */
 export function registerChatCommands(
@@ -13,7 +14,7 @@ export function registerChatCommands(
   /** Asks in the panel's open conversation (a new one when none is open). */
   const ask = async (text: string) => {
     const view = await panel.ready();
-    const model = await vscode.workspace.getConfiguration("tandem").get<string>("defaultModel", "");
+    const model = settings().defaultModel;
     await view.send(view.open, text, [], model, "");
   };
 

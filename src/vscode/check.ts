@@ -1,7 +1,7 @@
 import vscode = require("vscode");
 import type { Learned } from "../agent/probe-report";
 import type { Models } from "./models";
-import { apiKey, endpointSettings } from "./settings";
+import { endpointKey, endpointSettings } from "./settings";
 import { core } from "./core";
 
 /** What Check Endpoint learned of each model (by endpoint and model), used for its later turns. */
@@ -40,6 +40,11 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
               ignoreFocusOut: true,
             });
       if (!model) return undefined;
+      const sent = await endpointKey(context.secrets, endpoint);
+      if (sent.withheld) {
+        vscode.window.showWarningMessage(sent.withheld);
+        return undefined;
+      }
       const { probe, markdown, learned } = core();
       const report = await vscode.window.withProgress(
         {
@@ -50,11 +55,9 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
         (_progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return apiKey(context.secrets, endpoint.name).then((key) =>
-            probe(
-              { baseURL: endpoint.baseURL, apiKey: key || "none", model, headers: endpoint.headers },
-              { signal: abort.signal },
-            ),
+          return probe(
+            { baseURL: endpoint.baseURL, apiKey: sent.key || "none", model, headers: endpoint.headers },
+            { signal: abort.signal },
           );
         },
       );

@@ -1,7 +1,8 @@
 import vscode = require("vscode");
 import type { Models } from "./models";
 import { VENDOR } from "./models";
-import { endpointSettings, keyName, ENV_ENDPOINT } from "./settings";
+import { originOf, storeKey } from "../chat/bound-key";
+import { endpointSettings, keyName, keySetAgain, ENV_ENDPOINT } from "./settings";
 
 /** What the commands reach: the models, and the side panel (once the panel part is wired). */
 export interface CommandParts {
@@ -11,8 +12,11 @@ export interface CommandParts {
   onModelChosen: (id: string, name: string) => void;
 }
 
-/** "Tandem: Set API Key": the key of one endpoint, into SecretStorage only. */
-async function setApiKey(context: vscode.ExtensionContext, parts: CommandParts) {
+/**
+ * "Tandem: Set API Key": the key of one endpoint (`name`, else the person picks), into SecretStorage only,
+ * bound to the origin the person's settings give that endpoint. The key itself is only ever typed by the person.
+ */
+async function setApiKey(context: vscode.ExtensionContext, parts: CommandParts, name?: unknown) {
   const endpoints = endpointSettings();
   if (!endpoints.length) {
     const open = vscode.l10n.t("Open Settings");
@@ -24,29 +28,32 @@ async function setApiKey(context: vscode.ExtensionContext, parts: CommandParts) 
       await vscode.commands.executeCommand("workbench.action.openSettings", "tandem.endpoints");
     return;
   }
+  const named = typeof name === "string" ? endpoints.find((e) => e.name === name) : undefined;
   const picked =
-    endpoints.length === 1
+    named ??
+    (endpoints.length === 1
       ? endpoints[0]
       : (
           await vscode.window.showQuickPick(
             endpoints.map((e) => ({ label: e.name, description: e.baseURL, endpoint: e })),
             { title: vscode.l10n.t("Set the API key of which endpoint?") },
           )
-        )?.endpoint;
+        )?.endpoint);
   if (!picked) return;
   const key = await vscode.window.showInputBox({
     title: vscode.l10n.t("API key for {0}", picked.name),
     prompt:
       picked.name === ENV_ENDPOINT
         ? vscode.l10n.t("Overrides AI_API_KEY for this endpoint.")
-        : picked.baseURL,
+        : vscode.l10n.t("Sent only to {0}.", originOf(picked.baseURL) ?? picked.baseURL),
     password: true,
     ignoreFocusOut: true,
     placeHolder: vscode.l10n.t("Paste the key; leave empty to remove it"),
   });
   if (key === undefined) return;
-  if (key.trim()) await context.secrets.store(keyName(picked.name), key.trim());
+  if (key.trim()) await storeKey(context.secrets, picked.name, key.trim(), picked.baseURL);
   else await context.secrets.delete(keyName(picked.name));
+  keySetAgain(picked.name);
   parts.models.refresh();
   vscode.window.showInformationMessage(
     key.trim()
@@ -104,7 +111,7 @@ export function registerCommands(context: vscode.ExtensionContext, parts: Comman
             });
       if (text?.trim()) await parts.ask(text.trim());
     }),
-    vscode.commands.registerCommand("tandem.setApiKey", () => setApiKey(context, parts)),
+    vscode.commands.registerCommand("tandem.setApiKey", (name?: unknown) => setApiKey(context, parts, name)),
     vscode.commands.registerCommand("tandem.selectModel", () => selectModel(parts)),
   );
 }

@@ -12,9 +12,10 @@ import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
-import { keyName, settings } from "./settings";
+import { reportIgnoredSettings, settings } from "./settings";
 import { Status } from "./status";
 import { core } from "./core";
+import type { Store } from "../chat/store";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
@@ -64,14 +65,24 @@ export function activate(context: vscode.ExtensionContext) {
     showModel();
   }, 1500);
   context.subscriptions.push({ dispose: () => clearTimeout(later) });
+  // A repository's settings that try to choose endpoints, keys or approvals are ignored, and the person is told.
+  const report = () => void reportIgnoredSettings().catch(() => undefined);
+  const settingsFiles = vscode.workspace.createFileSystemWatcher(
+    "**/{.vscode/settings.json,*.code-workspace}",
+  );
   context.subscriptions.push(
+    settingsFiles,
+    settingsFiles.onDidCreate(report),
+    settingsFiles.onDidChange(report),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("tandem")) {
         models.refresh();
         showModel();
+        report();
       }
     }),
   );
+  report();
 
   // Tandem's own cost: loading its code, then the activate call. Making the `vscode` API object for an
   // extension is VS Code's cost, the same for every extension; it is reported apart.
@@ -84,17 +95,29 @@ export function activate(context: vscode.ExtensionContext) {
     participant: participant.id,
     /** Whether VS Code has asked for the side panel (tests and other extensions read it). */
     panelResolved: () => panel.view !== undefined,
-    /** The conversations of this workspace, for tests and other extensions. */
-    conversations,
+    /** The conversations of this workspace, to read (for tests and other extensions): nothing here writes. */
+    conversations: async () => ({ store: readOnly((await conversations()).store) }),
     /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
     tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
-    /** Keeps an endpoint's API key in SecretStorage (as "Tandem: Set API Key" does). */
-    setApiKey: async (endpoint: string, key: string) => {
-      await context.secrets.store(keyName(endpoint), key);
-      models.refresh();
-    },
     /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */
     execute: (body: unknown, signal?: AbortSignal) => execute.execute(body, signal),
+  };
+}
+
+/**
+ * What other extensions may do with the conversations: read and follow them. The store's writes, the runner
+ * and the secrets stay inside Tandem. `flush` writes nothing new: it waits until what is held is on disk.
+ */
+function readOnly(store: Store) {
+  return {
+    get: store.get.bind(store),
+    rows: store.rows.bind(store),
+    count: store.count.bind(store),
+    items: store.items.bind(store),
+    conversations: store.conversations.bind(store),
+    search: store.search.bind(store),
+    follow: store.follow.bind(store),
+    flush: () => (store.writable ? store.flush() : Promise.resolve()),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Choice } from "../chat/rows";
 import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";
 import { learnedModels } from "./check";
 import { lmModel } from "./lm-model";
-import { apiKey, endpointSettings, settings, type EndpointSetting } from "./settings";
+import { endpointKey, endpointSettings, settings, type EndpointSetting } from "./settings";
 import { core } from "./core";
 
 /** Tandem's own vendor in VS Code's model picker (its models are the configured endpoints'). */
@@ -22,15 +22,19 @@ export class Models {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   /** The endpoints with their keys, in the catalogue's shape; the first is the default endpoint. */
-  async endpoints(): Promise<Array<CatalogueEndpoint & { setting: EndpointSetting }>> {
+  async endpoints(): Promise<Array<CatalogueEndpoint & { setting: EndpointSetting; withheld?: string }>> {
     return Promise.all(
-      endpointSettings().map(async (setting) => ({
-        name: setting.name,
-        baseURL: setting.baseURL,
-        apiKey: await apiKey(this.secrets, setting.name),
-        model: Array.isArray(setting.models) ? setting.models[0] : undefined,
-        setting,
-      })),
+      endpointSettings().map(async (setting) => {
+        const sent = await endpointKey(this.secrets, setting);
+        return {
+          name: setting.name,
+          baseURL: setting.baseURL,
+          apiKey: sent.key,
+          ...(sent.withheld ? { withheld: sent.withheld } : {}),
+          model: Array.isArray(setting.models) ? setting.models[0] : undefined,
+          setting,
+        };
+      }),
     );
   }
 
@@ -105,6 +109,13 @@ export class Models {
     const found = endpointOf(wanted, endpoints);
     if (!found) return undefined;
     const e = found.endpoint as (typeof endpoints)[number];
+    // The person kept the key from this address: each turn says so instead of failing for want of a key.
+    const withheld = e.withheld;
+    if (withheld)
+      return {
+        name: found.model,
+        turn: () => Promise.reject(new Error(withheld)),
+      };
     // What "Check Endpoint" learned of this model: its window, and whether it calls tools only in text.
     const known = learnedModels.get(`${e.name}/${found.model}`);
     return endpoint({

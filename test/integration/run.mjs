@@ -69,6 +69,18 @@ async function act(page, request) {
     await item.locator(".monaco-button", { hasText: request.label }).first().click();
     return message;
   }
+  if (request.action === "quickInput") {
+    // The input box a command opened (Set API Key's password box): the person types and presses Enter.
+    const box = page.locator(".quick-input-widget .quick-input-box input").first();
+    await box.waitFor({ timeout: 20_000 });
+    const title = await page
+      .locator(".quick-input-widget .quick-input-title")
+      .innerText()
+      .catch(() => "");
+    await box.fill(request.text);
+    await box.press("Enter");
+    return title;
+  }
   if (request.action === "screenshot") {
     await page.screenshot({ path: join(root, ".artifacts", request.name) });
     return true;

@@ -24,6 +24,8 @@ export async function run(): Promise<void> {
     await import("./participant.test");
     await import("./panel.test");
     await import("./check.test");
+    await import("./settings.test");
+    await import("./exports.test");
     await import("./cut.test");
   }
   const failures: string[] = [];

@@ -6,10 +6,10 @@ import { answer, calling, type FixtureServer } from "../../fixtures/openai-serve
 import { until } from "./wait";
 import { clickNotification, panelSend, panelText, screenshot } from "./person";
 import { fixtureEndpoint } from "./endpoint";
+import { setKeyAsThePerson } from "./keys";
 
 interface Api {
   conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
-  setApiKey(endpoint: string, key: string): Promise<void>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;
@@ -42,11 +42,13 @@ describe("the side panel in VS Code", () => {
 
   before(async () => {
     server = await fixtureEndpoint("fixture", "fixture-model", { asDefault: true });
-    await api().setApiKey("fixture", KEY);
+    await setKeyAsThePerson("fixture", KEY);
     await vscode.commands.executeCommand("tandem.chatView.focus");
   });
 
   after(async () => {
+    // The key is bound to this server's address: later tests' fixture servers listen elsewhere.
+    await setKeyAsThePerson("fixture", "");
     await server.close();
   });
 

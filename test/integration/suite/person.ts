@@ -31,5 +31,7 @@ export const panelText = () => person<string>("panelText");
 /** Clicks the button `label` of the notification that says `text`; gives the notification's message. */
 export const clickNotification = (text: string, label: string) =>
   person<string>("notificationButton", { text, label });
+/** Types `text` into the input box on screen and presses Enter; gives the box's title. */
+export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
 /** Saves a screenshot of the workbench under .artifacts/. */
 export const screenshot = (name: string) => person<boolean>("screenshot", { name });
