@@ -15,6 +15,7 @@ import { Store } from "./state";
 import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
+import { imageAnswered } from "./images";
 
 const host = connect();
 const store = new Store();
@@ -168,6 +169,9 @@ function receive(message: HostMessage): void {
     case "configured":
       store.configured = message.configured;
       transcript.emptyChanged();
+      break;
+    case "image":
+      imageAnswered(message);
       break;
   }
 }

@@ -19,6 +19,7 @@ import { asked, conversation, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
+import { fetchImage, type ImageOptions } from "./workspace/image";
 
 /** What the panel's host half needs from the editor. */
 export interface ViewHost {
@@ -36,6 +37,8 @@ export interface ViewHost {
   pluginKey(id: string, key: string): Promise<void>;
   /** Told a message that was not understood, for the log. */
   refused?(why: string): void;
+  /** How remote images are fetched (tests route a public name to a local server). */
+  images?: ImageOptions;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -155,6 +158,8 @@ export class PanelView {
         return this.host.openLink(m.url);
       case "openFile":
         return this.host.openFile(m.path);
+      case "loadImage":
+        return this.loadImage(m.url);
       case "search":
         this.host.send({ type: "found", query: m.query, chats: this.store.search(m.query).map((c) => c.id) });
         return;
@@ -181,6 +186,19 @@ export class PanelView {
     if (id !== this.chat) this.openChat(id);
     await this.store.putDurable("items", asked(text, id, model, files.length ? JSON.stringify(files) : ""));
     return id;
+  }
+
+  /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */
+  private async loadImage(url: string): Promise<void> {
+    let message: HostMessage;
+    try {
+      // Only the https images the renderer shows as placeholders; anything else is not asked for.
+      if (!/^https:\/\//i.test(url)) throw new Error("only https images are loaded");
+      message = { type: "image", url, data: await fetchImage(url, this.host.images) };
+    } catch (error) {
+      message = { type: "image", url, error: error instanceof Error ? error.message : String(error) };
+    }
+    this.host.send(message);
   }
 
   private decideRow(key: string, yes: boolean): void {

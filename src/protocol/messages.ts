@@ -99,6 +99,13 @@ export interface ConfiguredChanged {
   configured: boolean;
 }
 
+/**
+ * The answer to `loadImage`: the image at `url` as a `data:` URL (PNG, JPEG, GIF or WebP), or why
+ * it could not be loaded, in words for the person.
+ */
+export type ImageLoaded =
+  { type: "image"; url: string; data: string } | { type: "image"; url: string; error: string };
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -109,7 +116,8 @@ export type HostMessage =
   | Notice
   | FilesAttached
   | SearchFound
-  | ConfiguredChanged;
+  | ConfiguredChanged
+  | ImageLoaded;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -159,6 +167,8 @@ export type PanelMessage =
   | { type: "code"; action: CodeAction; code: string; language: string }
   | { type: "openLink"; url: string }
   | { type: "openFile"; path: string }
+  /** The person clicked a remote image's placeholder: the host fetches it (guarded) and answers `image`. */
+  | { type: "loadImage"; url: string }
   | { type: "search"; query: string }
   | { type: "command"; command: PanelCommand };
 

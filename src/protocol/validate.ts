@@ -78,6 +78,7 @@ export const panelMessage = z.discriminatedUnion("type", [
     .strict(),
   z.object({ type: z.literal("openLink"), url: z.string().min(1).max(8_192) }).strict(),
   z.object({ type: z.literal("openFile"), path: z.string().min(1).max(4_096) }).strict(),
+  z.object({ type: z.literal("loadImage"), url: z.string().min(1).max(8_192) }).strict(),
   z.object({ type: z.literal("search"), query: z.string().max(1_000) }).strict(),
   z.object({ type: z.literal("command"), command: z.enum(["setApiKey", "openSettings"]) }).strict(),
 ]);
