@@ -37,7 +37,10 @@ const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
 const skills = skillsPage(panel);
 const plugins = pluginsPage(panel);
-const memory = new MemoryPage(panel);
+const memory = new MemoryPage(panel, (chat) => {
+  host.post({ type: "openChat", chat });
+  tabs.select("chat");
+});
 
 const chatPage = h(
   "section",
@@ -99,6 +102,7 @@ function rowsChanged(message: RowsChanged): void {
       break;
     case "conversations":
       chats.refresh();
+      memory.refresh();
       break;
     case "assistants":
       assistants.refresh();

@@ -15,7 +15,7 @@ import type {
   PanelMessage,
 } from "../protocol/messages";
 import { parsePanelMessage } from "../protocol/validate";
-import { asked, conversation, retried, stopped } from "./make";
+import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
@@ -148,6 +148,12 @@ export class PanelView {
       case "forget":
         this.store.delete("memories", m.id);
         return;
+      case "remember": {
+        const text = m.text.trim();
+        if (text && this.store.get("assistants", m.agent))
+          this.store.put("memories", memory(m.agent, text, { from: "person", chat: "", title: "" }));
+        return;
+      }
       case "attach":
         return this.attach(await this.host.pickFiles());
       case "drop":

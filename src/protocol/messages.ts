@@ -160,6 +160,8 @@ export type PanelMessage =
   | { type: "savePlugin"; plugin: PluginEdit }
   | { type: "deletePlugin"; id: string }
   | { type: "forget"; id: string }
+  /** A memory in the person's own words, for the assistant `agent`. */
+  | { type: "remember"; agent: string; text: string }
   /** Asks the host to show its file picker; it answers with `attached`. */
   | { type: "attach" }
   /** Files dropped on the composer (URIs or workspace-relative paths); the host answers with `attached`. */

@@ -66,6 +66,8 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("savePlugin"), plugin }).strict(),
   z.object({ type: z.literal("deletePlugin"), id }).strict(),
   z.object({ type: z.literal("forget"), id }).strict(),
+  // As long as a memory the model may keep (MEMORY_LIMIT).
+  z.object({ type: z.literal("remember"), agent: id, text: z.string().max(1_000) }).strict(),
   z.object({ type: z.literal("attach") }).strict(),
   z.object({ type: z.literal("drop"), uris: z.array(z.string().min(1).max(4096)).max(100) }).strict(),
   z
