@@ -4,6 +4,7 @@
  */
 import type { CodeAction } from "../src/protocol/messages";
 import type { Host } from "./host";
+import { PLACEHOLDER, loadImage } from "./images";
 
 const ACTIONS: ReadonlySet<string> = new Set<CodeAction>(["copy", "insert", "new-file"]);
 
@@ -16,11 +17,18 @@ function codeOf(button: Element): { code: string; language: string } {
   return { code: code?.textContent ?? "", language: marked || fromClass };
 }
 
-/** Listens for clicks in `root` on code-block buttons and links. */
+/** Listens for clicks in `root` on code-block buttons, remote images' placeholders and links. */
 export function wireBlocks(root: HTMLElement, host: Host): void {
   root.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     if (!target?.closest(".markdown")) return;
+    // A remote image's placeholder (even inside a link) loads its image and follows nothing.
+    const image = target.closest<HTMLElement>(PLACEHOLDER);
+    if (image) {
+      event.preventDefault();
+      loadImage(image, host);
+      return;
+    }
     const actionButton = target.closest("[data-action]");
     if (actionButton) {
       const action = actionButton.getAttribute("data-action") ?? "";

@@ -4,6 +4,7 @@
  */
 import { applyPatch, type Block, type Patch } from "../src/protocol/blocks";
 import { h } from "./dom";
+import { restoreImages } from "./images";
 import { purified } from "./sanitize";
 
 /** The host's HTML of one item's blocks, as patches left it. */
@@ -55,6 +56,8 @@ export class BlockView {
   private block(index: number, html: string): HTMLElement {
     const element = h("div", { class: "block", "data-block": `${this.key}.${index}` });
     element.appendChild(purified(html));
+    // An image the person already loaded shows again when its block is rendered anew.
+    restoreImages(element);
     return element;
   }
 }

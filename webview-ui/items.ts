@@ -204,6 +204,29 @@ const STATE_LABELS: Record<string, string> = {
   interrupted: "interrupted",
 };
 
+/** The memory a `remember` call would keep, in full; undefined for another call. */
+function memoryOf(item: Item): string | undefined {
+  if (item.name !== "remember") return undefined;
+  try {
+    const text: unknown = (JSON.parse(item.input) as { text?: unknown }).text;
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the person is asked about a call: a memory is shown whole, since it joins later instructions. */
+function question(item: Item): HTMLElement {
+  const memory = memoryOf(item);
+  if (memory === undefined) return h("span", { class: "muted", text: `Run ${item.name}?` });
+  return h(
+    "span",
+    { class: "memory-question" },
+    h("span", { class: "muted", text: "Remember this for later conversations? " }),
+    h("q", { class: "memory-text", text: memory }),
+  );
+}
+
 class CallView implements ItemView {
   readonly element = h("div", { class: "item call" });
   private readonly details = h("details", {});
@@ -254,7 +277,7 @@ class CallView implements ItemView {
       const decide = (yes: boolean, always: boolean) => () =>
         this.panel.host.post({ type: "decide", item: item.id, yes, always });
       this.decision.append(
-        h("span", { class: "muted", text: `Run ${item.name}?` }),
+        question(item),
         button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
         button("check-all", "Always allow", decide(true, true), { showLabel: true }),
         button("close", "Decline", decide(false, false), { showLabel: true }),

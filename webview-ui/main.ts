@@ -15,6 +15,7 @@ import { Store } from "./state";
 import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
+import { imageAnswered } from "./images";
 
 const host = connect();
 const store = new Store();
@@ -36,7 +37,10 @@ const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
 const skills = skillsPage(panel);
 const plugins = pluginsPage(panel);
-const memory = new MemoryPage(panel);
+const memory = new MemoryPage(panel, (chat) => {
+  host.post({ type: "openChat", chat });
+  tabs.select("chat");
+});
 
 const chatPage = h(
   "section",
@@ -98,6 +102,7 @@ function rowsChanged(message: RowsChanged): void {
       break;
     case "conversations":
       chats.refresh();
+      memory.refresh();
       break;
     case "assistants":
       assistants.refresh();
@@ -173,6 +178,9 @@ function receive(message: HostMessage): void {
     case "configured":
       store.configured = message.configured;
       transcript.emptyChanged();
+      break;
+    case "image":
+      imageAnswered(message);
       break;
   }
 }

@@ -141,21 +141,59 @@ export function pluginsPage(panel: Panel): RowEditor<PluginForm> {
   });
 }
 
-/** The Memory page: what each assistant keeps of the person, each with Forget. */
+/** The longest memory, in characters (the host refuses a longer one). */
+const MEMORY_LIMIT = 1000;
+
+/**
+ * The Memory page: what each assistant keeps of the person in this workspace, each with where it
+ * came from and Forget; and a line to add one in the person's own words.
+ */
 export class MemoryPage {
   readonly element = h("section", { class: "page", "aria-label": "Memory" });
   private readonly list = h("ul", { class: "rows", "aria-label": "Memories" });
+  private readonly agent = h("select", { "aria-label": "Assistant that remembers" });
+  private readonly text = h("input", {
+    type: "text",
+    "aria-label": "Something to remember",
+    placeholder: "Something to remember…",
+    maxlength: MEMORY_LIMIT,
+  });
 
-  constructor(private readonly panel: Panel) {
+  constructor(
+    private readonly panel: Panel,
+    /** Shows the conversation `chat` in the Chat tab. */
+    private readonly openChat: (chat: string) => void = () => undefined,
+  ) {
+    const add = h("form", { class: "memory-add" }, this.agent, this.text);
+    add.append(button("add", "Remember", () => undefined, { showLabel: true, className: "submit" }));
+    add.querySelector("button")?.setAttribute("type", "submit");
+    add.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = this.text.value.trim();
+      if (!text || !this.agent.value) return;
+      panel.host.post({ type: "remember", agent: this.agent.value, text });
+      this.text.value = "";
+    });
     this.element.append(
       h("div", { class: "page-head" }, h("h2", { text: "Memory" })),
-      h("p", { class: "muted", text: "What your assistants remember about you across conversations." }),
+      h("p", {
+        class: "muted",
+        text:
+          "What your assistants remember about you in this workspace. Each memory is part of the " +
+          "instructions of every conversation with its assistant here. A memory an answer proposes " +
+          "is kept only after you say yes.",
+      }),
+      add,
       this.list,
     );
   }
 
   refresh(): void {
     const { store, host } = this.panel;
+    const assistants = [...store.tables.assistants.values()];
+    const chosen = this.agent.value;
+    this.agent.replaceChildren(...assistants.map((a) => h("option", { value: a.id, text: a.name || a.id })));
+    if (assistants.some((a) => a.id === chosen)) this.agent.value = chosen;
     const memories = [...store.tables.memories.values()].sort(
       (a, b) => b.created - a.created || byKey(a.id, b.id),
     );
@@ -170,7 +208,8 @@ export class MemoryPage {
             "span",
             { class: "row-main static" },
             h("span", { class: "title", text: memory.text }),
-            h("span", { class: "muted detail", text: [who, when].filter(Boolean).join(" · ") }),
+            h("span", { class: "muted detail" }, [who, when].filter(Boolean).join(" · ")),
+            this.source(memory),
           ),
           button("trash", `Forget “${memory.text.slice(0, 40)}”`, () =>
             host.post({ type: "forget", id: memory.id }),
@@ -180,5 +219,27 @@ export class MemoryPage {
     );
     if (memories.length === 0)
       this.list.append(h("li", { class: "muted blank", text: "Nothing remembered yet." }));
+  }
+
+  /** Where MEMORY came from: its conversation (a link while it is there), the person, or not known. */
+  private source(memory: Memory): HTMLElement {
+    const line = h("span", { class: "muted detail source" });
+    // A row from an older panel or host may lack it: shown as not known.
+    const source = memory.source ?? { from: "", chat: "", title: "" };
+    if (source.from === "person") line.textContent = "Added by you";
+    else if (source.from === "conversation") {
+      const title = source.title || "a conversation";
+      if (this.panel.store.tables.conversations.has(source.chat)) {
+        line.append(
+          "From ",
+          button("comment-discussion", title, () => this.openChat(source.chat), {
+            showLabel: true,
+            className: "link",
+          }),
+          ", when you said yes",
+        );
+      } else line.textContent = `From “${title}”, a conversation since deleted, when you said yes`;
+    } else line.textContent = "Where it came from was not recorded (kept before Tandem noted it)";
+    return line;
   }
 }

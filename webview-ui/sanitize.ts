@@ -13,12 +13,17 @@ const TAGS = [
 // prettier-ignore
 const ATTRIBUTES = [
   "href", "src", "alt", "title", "class", "align", "start", "type", "checked", "disabled", "colspan", "rowspan",
-  "rel", "data-action", "data-lang", "aria-label", "aria-hidden",
+  "rel", "data-action", "data-lang", "data-image", "aria-label", "aria-hidden",
 ];
 /** Links the panel may follow; the host checks again before it opens one. */
 const LINK = /^(?:https?:|mailto:|vscode:|command:tandem\.|#)/i;
-/** Images from the Internet or inline raster images; never a data URL of another type. */
-const IMAGE = /^(?:https:|data:image\/(?:png|gif|jpeg|webp);base64,)/i;
+/**
+ * Inline raster images only: a remote image is a placeholder whose URL is in `data-image`, loaded
+ * through the host when the person clicks it (and the CSP allows no remote image anyway).
+ */
+const IMAGE = /^data:image\/(?:png|gif|jpeg|webp);base64,/i;
+/** The URL a remote image's placeholder may carry. */
+const REMOTE_IMAGE = /^https:\/\//i;
 const ACTIONS: ReadonlySet<string> = new Set(["copy", "insert", "new-file"]);
 
 let instance: ReturnType<typeof DOMPurify> | undefined;
@@ -33,6 +38,8 @@ function purifier(): ReturnType<typeof DOMPurify> {
     if (data.attrName === "href") data.keepAttr = LINK.test(value);
     else if (data.attrName === "src") data.keepAttr = node.nodeName === "IMG" && IMAGE.test(value);
     else if (data.attrName === "data-action") data.keepAttr = ACTIONS.has(value);
+    else if (data.attrName === "data-image")
+      data.keepAttr = node.nodeName === "BUTTON" && REMOTE_IMAGE.test(value);
     else if (data.attrName === "type") data.keepAttr = value === "checkbox" || value === "button";
   });
   purify.addHook("afterSanitizeAttributes", (node) => {

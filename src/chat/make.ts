@@ -13,6 +13,8 @@ import {
   type Conversation,
   type Item,
   type Kind,
+  type Memory,
+  type MemorySource,
   type Plugin,
   type Skill,
   type Source,
@@ -58,6 +60,22 @@ export function newKey(now: number = Date.now()): string {
 export function keyTime(key: string): number {
   if (!/^[0-9a-z]{19}(\.|$)/.test(key)) return NaN;
   return parseInt(key.slice(0, 9), 36);
+}
+
+/** A new memory of the assistant `agent`, kept at `created` (ms since 1970), from `source`. */
+export function memory(
+  agent: string,
+  text: string,
+  source: MemorySource,
+  created: number = Date.now(),
+): Memory {
+  return checked("memories", {
+    id: newKey(),
+    agent,
+    text,
+    created: Math.max(0, Math.floor(created)),
+    source,
+  });
 }
 
 /** A new item of `kind` with `text` in the conversation `chat`. */

@@ -119,12 +119,28 @@ export const skillRow = z.strictObject({
 });
 export type Skill = z.infer<typeof skillRow>;
 
-/** What the agent `agent` keeps of the person across conversations; `created` in ms since 1970. */
+/**
+ * Where a memory came from: "conversation", an answer in the conversation `chat` (titled `title`
+ * when the memory was kept) that the person said yes to; "person", the person's own words on the
+ * Memory page; "" not known (a memory kept before Tandem noted where).
+ */
+export const memorySource = z.strictObject({
+  from: z.enum(["", "conversation", "person"]),
+  chat: z.string(),
+  title: z.string(),
+});
+export type MemorySource = z.infer<typeof memorySource>;
+
+/**
+ * What the agent `agent` keeps of the person, for every conversation of this workspace with it;
+ * `created` in ms since 1970. A row stored before `source` existed reads with an unknown source.
+ */
 export const memoryRow = z.strictObject({
   id: key,
   agent: z.string(),
   text: z.string(),
   created: count,
+  source: memorySource.default(() => ({ from: "" as const, chat: "", title: "" })),
 });
 export type Memory = z.infer<typeof memoryRow>;
 

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { tool } from "../agent/tool";
 import type { Tool } from "../agent/types";
-import { newKey } from "./make";
+import { memory } from "./make";
 import type { Item, Memory, Skill } from "./rows";
 import { loadSkill } from "./skills";
 import type { Store } from "./store";
@@ -29,23 +29,29 @@ export function memoriesOf(store: Store, agent: string): Memory[] {
     .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
 }
 
-/** The `remember` tool of the assistant `agent`: it writes a Memory row made at `now()`. */
-export function rememberTool(store: Store, agent: string, now: () => number = Date.now): Tool {
+/**
+ * The `remember` tool of the assistant `agent` in the conversation `chat`: it writes a Memory row
+ * made at `now()`, noting the conversation it came from. It is not read-only: a memory joins the
+ * instructions of every later conversation, so text the model read (a file, a page) must not save
+ * one by itself — the person says yes first, like any call that writes.
+ */
+export function rememberTool(store: Store, agent: string, chat: string, now: () => number = Date.now): Tool {
   return tool(
     REMEMBER,
     "Keeps a fact about the person or a preference of theirs for every later conversation (one short " +
-      "sentence). Use it when the person asks you to remember something or tells you a lasting preference.",
+      "sentence); the person is asked first. Use it when the person asks you to remember something or " +
+      "tells you a lasting preference.",
     z.object({
       text: z.string().trim().min(1).max(MEMORY_LIMIT).describe("What to remember, in one sentence."),
     }),
     ({ text }) => {
       const known = memoriesOf(store, agent).find((m) => m.text.trim().toLowerCase() === text.toLowerCase());
       if (known) return `Already remembered: ${known.text}`;
-      store.put("memories", { id: newKey(), agent, text, created: Math.max(0, Math.floor(now())) });
+      const title = store.get("conversations", chat)?.title ?? "";
+      store.put("memories", memory(agent, text, { from: "conversation", chat, title }, now()));
       return `Remembered: ${text}`;
     },
-    // It writes only the assistant's own memory, which the person sees and deletes on its tab.
-    { readOnly: true },
+    { readOnly: false },
   );
 }
 
@@ -105,7 +111,7 @@ export interface ChatToolsContext {
 /** The chat tools of one run: remember, update_plan, and load_skill when there is a skill. */
 export function chatTools(context: ChatToolsContext): Tool[] {
   const tools = [
-    rememberTool(context.store, context.agent, context.now),
+    rememberTool(context.store, context.agent, context.chat, context.now),
     planTool(context.store, context.chat, context.makePlan),
   ];
   const skills = loadSkill(context.skills);

@@ -16,10 +16,11 @@ import type {
 } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
-import { asked, conversation, retried, stopped } from "./make";
+import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
+import { fetchImage, type ImageOptions } from "./workspace/image";
 
 /** What the panel's host half needs from the editor. */
 export interface ViewHost {
@@ -37,6 +38,8 @@ export interface ViewHost {
   pluginKey(id: string, key: string): Promise<void>;
   /** Told a message that was not understood, for the log. */
   refused?(why: string): void;
+  /** How remote images are fetched (tests route a public name to a local server). */
+  images?: ImageOptions;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -146,6 +149,12 @@ export class PanelView {
       case "forget":
         this.store.delete("memories", m.id);
         return;
+      case "remember": {
+        const text = m.text.trim();
+        if (text && this.store.get("assistants", m.agent))
+          this.store.put("memories", memory(m.agent, text, { from: "person", chat: "", title: "" }));
+        return;
+      }
       case "attach":
         return this.attach(await this.host.pickFiles());
       case "drop":
@@ -156,6 +165,8 @@ export class PanelView {
         return this.host.openLink(m.url);
       case "openFile":
         return this.host.openFile(m.path);
+      case "loadImage":
+        return this.loadImage(m.url);
       case "search":
         this.host.send({ type: "found", query: m.query, chats: this.store.search(m.query).map((c) => c.id) });
         return;
@@ -184,6 +195,19 @@ export class PanelView {
     const attached = files.map((f) => fileRef(f.path, f.name));
     await this.store.putDurable("items", asked(text, id, model, attached));
     return id;
+  }
+
+  /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */
+  private async loadImage(url: string): Promise<void> {
+    let message: HostMessage;
+    try {
+      // Only the https images the renderer shows as placeholders; anything else is not asked for.
+      if (!/^https:\/\//i.test(url)) throw new Error("only https images are loaded");
+      message = { type: "image", url, data: await fetchImage(url, this.host.images) };
+    } catch (error) {
+      message = { type: "image", url, error: error instanceof Error ? error.message : String(error) };
+    }
+    this.host.send(message);
   }
 
   private decideRow(key: string, yes: boolean): void {

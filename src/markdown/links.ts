@@ -1,5 +1,6 @@
-// Which URLs a rendered answer may point at. Model text can reach http, https and mailto links
-// and https or inline raster images; anything else is shown as the text the model wrote.
+// Which URLs a rendered answer may point at. Model text can reach http, https and mailto links,
+// inline raster images, and https images (shown as a placeholder the person clicks to load);
+// anything else is shown as the text the model wrote.
 import { randomBytes } from "node:crypto";
 
 const LINK_SCHEMES = new Set(["http:", "https:", "mailto:"]);
@@ -11,7 +12,7 @@ export function safeHref(destination: string): string | undefined {
   return url && LINK_SCHEMES.has(url.protocol) ? url.href : undefined;
 }
 
-/** The normalized src when SOURCE is an https URL or a base64 PNG, JPEG, GIF or WebP data URL. */
+/** The normalized URL when SOURCE is an https URL or a base64 PNG, JPEG, GIF or WebP data URL. */
 export function safeImage(source: string): string | undefined {
   const trimmed = source.trim();
   if (DATA_IMAGE.test(trimmed)) return trimmed.replace(/\s+/g, "");

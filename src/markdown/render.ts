@@ -50,6 +50,7 @@ class SafeRenderer extends Renderer {
   override image(token: Tokens.Image): string {
     const src = safeImage(token.href);
     if (src === undefined) return escape(token.raw);
+    if (!src.startsWith("data:")) return remoteImage(src, token.text);
     const title = token.title ? ` title="${escape(token.title)}"` : "";
     return `<img src="${escape(src)}" alt="${escape(token.text)}"${title}>`;
   }
@@ -57,6 +58,20 @@ class SafeRenderer extends Renderer {
   override code(token: Tokens.Code): string {
     return codeBlock(token.text, token.lang);
   }
+}
+
+/**
+ * A remote image as a placeholder the person clicks to load it: a request to the image's host
+ * would tell it that the answer was read (and whatever the URL carries), so nothing is loaded by
+ * itself. The URL travels in `data-image`, never in a `src`; the alt text stays visible.
+ */
+function remoteImage(url: string, alt: string): string {
+  const host = new URL(url).hostname;
+  const named = alt ? ` <span class="image-alt">${escape(alt)}</span>` : "";
+  return (
+    `<button type="button" class="remote-image" data-image="${escape(url)}" title="${escape(url)}">` +
+    `Image${named} from <span class="image-host">${escape(host)}</span> — click to load</button>`
+  );
 }
 
 /** The marked setup for one set of render options: lexer options and a parser to reuse. */

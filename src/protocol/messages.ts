@@ -96,6 +96,13 @@ export interface ConfiguredChanged {
   configured: boolean;
 }
 
+/**
+ * The answer to `loadImage`: the image at `url` as a `data:` URL (PNG, JPEG, GIF or WebP), or why
+ * it could not be loaded, in words for the person.
+ */
+export type ImageLoaded =
+  { type: "image"; url: string; data: string } | { type: "image"; url: string; error: string };
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -106,7 +113,8 @@ export type HostMessage =
   | Notice
   | FilesAttached
   | SearchFound
-  | ConfiguredChanged;
+  | ConfiguredChanged
+  | ImageLoaded;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -149,6 +157,8 @@ export type PanelMessage =
   | { type: "savePlugin"; plugin: PluginEdit }
   | { type: "deletePlugin"; id: string }
   | { type: "forget"; id: string }
+  /** A memory in the person's own words, for the assistant `agent`. */
+  | { type: "remember"; agent: string; text: string }
   /** Asks the host to show its file picker; it answers with `attached`. */
   | { type: "attach" }
   /** Files dropped on the composer (URIs or workspace-relative paths); the host answers with `attached`. */
@@ -156,6 +166,8 @@ export type PanelMessage =
   | { type: "code"; action: CodeAction; code: string; language: string }
   | { type: "openLink"; url: string }
   | { type: "openFile"; path: string }
+  /** The person clicked a remote image's placeholder: the host fetches it (guarded) and answers `image`. */
+  | { type: "loadImage"; url: string }
   | { type: "search"; query: string }
   | { type: "command"; command: PanelCommand };
 

@@ -75,13 +75,24 @@ export interface Skill {
   body: string;
 }
 
-/** What an assistant keeps of the person across conversations. */
+/**
+ * Where a memory came from: an answer in the conversation `chat` (titled `title` then), the person
+ * on the Memory page, or "" not known (kept before Tandem noted where).
+ */
+export interface MemorySource {
+  from: "" | "conversation" | "person";
+  chat: string;
+  title: string;
+}
+
+/** What an assistant keeps of the person, for every conversation of this workspace with it. */
 export interface Memory {
   id: string;
   agent: string;
   text: string;
   /** Milliseconds since the epoch. */
   created: number;
+  source: MemorySource;
 }
 
 /** How full the model's context of conversation `id` was at its last turn, in tokens. */

@@ -72,6 +72,8 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("savePlugin"), plugin }).strict(),
   z.object({ type: z.literal("deletePlugin"), id }).strict(),
   z.object({ type: z.literal("forget"), id }).strict(),
+  // As long as a memory the model may keep (MEMORY_LIMIT).
+  z.object({ type: z.literal("remember"), agent: id, text: z.string().max(1_000) }).strict(),
   z.object({ type: z.literal("attach") }).strict(),
   z.object({ type: z.literal("drop"), uris: z.array(z.string().min(1).max(4096)).max(100) }).strict(),
   z
@@ -84,6 +86,7 @@ export const panelMessage = z.discriminatedUnion("type", [
     .strict(),
   z.object({ type: z.literal("openLink"), url: z.string().min(1).max(8_192) }).strict(),
   z.object({ type: z.literal("openFile"), path: z.string().min(1).max(4_096) }).strict(),
+  z.object({ type: z.literal("loadImage"), url: z.string().min(1).max(8_192) }).strict(),
   z.object({ type: z.literal("search"), query: z.string().max(1_000) }).strict(),
   z.object({ type: z.literal("command"), command: z.enum(["setApiKey", "openSettings"]) }).strict(),
 ]);

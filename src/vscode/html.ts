@@ -26,11 +26,15 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => escapes[c]);
 }
 
-/** The Content-Security-Policy of the panel: only the extension's files, and scripts with the nonce. */
+/**
+ * The Content-Security-Policy of the panel: only the extension's files, and scripts with the nonce.
+ * Images come from the extension or as data URLs only: a remote image is fetched by the host when
+ * the person clicks its placeholder, so no answer can make the panel call a server by itself.
+ */
 export function panelCsp(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
-    `img-src ${cspSource} https: data:`,
+    `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
     `style-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,

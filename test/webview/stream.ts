@@ -60,7 +60,15 @@ export function snapshot(fields: Partial<Snapshot> = {}): Snapshot {
         status: "3 tools",
       },
     ],
-    memories: [{ id: "m1", agent: "a1", text: "Prefers TypeScript examples.", created: 1_760_000_000_000 }],
+    memories: [
+      {
+        id: "m1",
+        agent: "a1",
+        text: "Prefers TypeScript examples.",
+        created: 1_760_000_000_000,
+        source: { from: "conversation", chat: "c0", title: "Older question about tests" },
+      },
+    ],
     choices: [
       { id: "local:qwen", name: "qwen2.5-coder", group: "This computer", note: "Ollama" },
       { id: "gpt-4o-mini", name: "gpt-4o-mini", group: "AI_URL", note: "" },

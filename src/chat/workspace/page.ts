@@ -57,7 +57,7 @@ interface Answer {
 }
 
 /** A GET of `url` (already checked) that connects only to what `options` allows. */
-function get(url: URL, options: PageOptions, signal: AbortSignal): Promise<Answer> {
+export function get(url: URL, options: PageOptions, signal: AbortSignal): Promise<Answer> {
   const secure = url.protocol === "https:";
   const module = secure ? https : http;
   const agent = options.createConnection ? undefined : new module.Agent({ keepAlive: false });
@@ -104,7 +104,7 @@ function decoded(answer: Answer): Stream {
 }
 
 /** The first `max` bytes of a body, and whether there was more. */
-async function read(answer: Answer, max: number): Promise<{ data: Buffer; more: boolean }> {
+export async function read(answer: Answer, max: number): Promise<{ data: Buffer; more: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   const stream = decoded(answer);

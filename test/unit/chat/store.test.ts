@@ -24,10 +24,17 @@ describe("the conversation store", () => {
     store.put("items", question);
     store.put("plugins", p);
     store.put("skills", { id: "s1", name: "review", description: "When reviewing.", body: "# Steps" });
-    store.put("memories", { id: "m1", agent: "a1", text: "Likes tea", created: 1_700_000_000_000 });
+    const from = { from: "person" as const, chat: "", title: "" };
+    store.put("memories", {
+      id: "m1",
+      agent: "a1",
+      text: "Likes tea",
+      created: 1_700_000_000_000,
+      source: from,
+    });
     store.put("contexts", { id: chat.id, used: 1200, window: 128000 });
     store.put("choices", { id: "local:llama3", name: "llama3", group: "This computer", note: "" });
-    store.put("memories", { id: "m2", agent: "a1", text: "gone soon", created: 1 });
+    store.put("memories", { id: "m2", agent: "a1", text: "gone soon", created: 1, source: from });
     store.delete("memories", "m2");
     await store.close();
     tmp.forget();

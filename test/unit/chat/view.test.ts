@@ -113,6 +113,20 @@ describe("the panel's host half (PanelView)", () => {
     view.dispose();
   });
 
+  it("keeps a memory the person writes on the Memory page, saying it is theirs", async () => {
+    b = await bench(hostOf({ default: scripted([]) }));
+    const view = new PanelView(b.store, b.runner, panelHost());
+    await view.receive({ type: "remember", agent: "a1", text: "  I review on Fridays.  " });
+    await view.receive({ type: "remember", agent: "a1", text: "   " });
+    await view.receive({ type: "remember", agent: "nobody", text: "Lost" });
+    await view.receive({ type: "remember", agent: "a1", text: "x".repeat(1001) });
+    assert.deepEqual(
+      b.store.rows("memories").map((m) => [m.agent, m.text, m.source]),
+      [["a1", "I review on Fridays.", { from: "person", chat: "", title: "" }]],
+    );
+    view.dispose();
+  });
+
   it("lets the panel approve a call, and the decision is written on the item", async () => {
     const writes: string[] = [];
     const write = tool("write_note", "Writes a note", z.object({ text: z.string() }), ({ text }) => {

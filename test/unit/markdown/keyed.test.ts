@@ -76,7 +76,7 @@ describe("keyed", () => {
     );
   });
 
-  it("shows images only from https or raster data URLs", () => {
+  it("shows raster data URLs as images and https images as placeholders to load, nothing else", () => {
     const png = "data:image/png;base64,iVBORw0KGgo=";
     const doc = dom(
       html(
@@ -85,11 +85,11 @@ describe("keyed", () => {
     );
     assert.deepEqual(
       [...doc.querySelectorAll("img")].map((i) => [i.getAttribute("src"), i.getAttribute("alt")]),
-      [
-        ["https://example.com/a.png", "a"],
-        [png, "b"],
-      ],
+      [[png, "b"]],
     );
+    const placeholder = doc.querySelector("button.remote-image");
+    assert.equal(placeholder?.getAttribute("data-image"), "https://example.com/a.png");
+    assert.equal(placeholder?.textContent, "Image a from example.com — click to load");
     assert.match(doc.body.textContent ?? "", /!\[c\]\(http:\/\/example\.com\/c\.png\)/);
   });
 

@@ -114,7 +114,7 @@ describe("the panel's page", () => {
     const csp = panelCsp(page.cspSource, page.nonce);
     assert.equal(
       csp,
-      "default-src 'none'; img-src https://file+.vscode-resource.vscode-cdn.net https: data:; " +
+      "default-src 'none'; img-src https://file+.vscode-resource.vscode-cdn.net data:; " +
         "font-src https://file+.vscode-resource.vscode-cdn.net; style-src https://file+.vscode-resource.vscode-cdn.net; " +
         "script-src 'nonce-abcdefghijklmnopqrstuv'",
     );
