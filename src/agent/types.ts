@@ -22,7 +22,9 @@ export type Limit = "rounds" | "tokens" | "time";
 
 /**
  * What a run shows as it goes: text and reasoning as the model writes them, a call when it calls a
- * tool, its result (or why it failed), and at the end exactly one of done / error / stopped.
+ * tool, its result (or why it failed), and at the end exactly one of done / error / stopped. A
+ * `limit` on done or stopped says which limit ended the run: "done" after the answer it was asked
+ * for once a limit was reached between rounds, "stopped" when a turn was cut at the limit.
  */
 export type Piece =
   | { kind: "text"; text: string }
@@ -32,7 +34,7 @@ export type Piece =
   | { kind: "failed"; call: Call; text: string }
   | { kind: "done"; text: string; limit?: Limit }
   | { kind: "error"; text: string }
-  | { kind: "stopped"; text: string };
+  | { kind: "stopped"; text: string; limit?: Limit };
 
 /** A tool as a model API takes it (an OpenAI function object). */
 export interface FunctionTool {

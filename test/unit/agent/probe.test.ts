@@ -82,7 +82,7 @@ describe("agent: probe (Check Endpoint)", () => {
       report.verdict.note,
       "Tandem can use m: it streams, with native tool calls, reasoning in reasoning_content, a 32,768-token window and image input.",
     );
-    assert.deepEqual(learned(report), { window: 32_768, textTools: false });
+    assert.deepEqual(learned(report), { window: 32_768, textTools: false, reasoning: "reasoning_content" });
 
     // Sent as Tandem sends a turn: streamed with usage, small token caps, one tool, one PNG data URL.
     const [plain, tools, image] = server.requests.map((r) => r.body);
