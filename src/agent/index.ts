@@ -22,3 +22,4 @@ export {
 } from "./facts";
 export { openaiReasoning, takesTopK } from "./sampling";
 export { FINAL_TOKENS } from "./run";
+export { limitNote, CONTINUE, type Limits } from "./limit-note";
