@@ -29,8 +29,11 @@ export class Assembly {
   halted = false;
   /** The field the reasoning came in (the first, when a server sends several). */
   field?: ReasoningField;
-  /** A lone `</think>` showed that the template opens `<think>` in the prompt. */
-  opens = false;
+  /**
+   * Whether the template opens `<think>` in the prompt: true when a lone `</think>` showed it; false
+   * when a turn read as starting inside reasoning never left it (set by `turn`); undefined: not seen.
+   */
+  opens?: boolean;
   private readonly details: Detail[] = [];
   private readonly native = new Map<number, Call>();
   private readonly written: Call[] = [];
@@ -92,6 +95,7 @@ export class Assembly {
     // The template opened <think> but the model did not think this time: what it wrote is its answer.
     if (this.tags.unclosed && !this.text && this.field === "think") {
       [this.text, this.reasoning] = [this.reasoning, ""];
+      [this.opens, this.field] = [false, undefined];
     }
     const native = [...this.native.entries()]
       .sort((a, b) => a[0] - b[0])

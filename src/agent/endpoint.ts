@@ -156,7 +156,9 @@ export function served(
       function seen(assembly: Assembly): Turn {
         const turn = assembly.turn(window);
         const field = known().reasoning ? undefined : assembly.field;
-        learn(facts, key, { reasoning: field, opens: assembly.opens || undefined });
+        // A turn cut short says nothing of whether the template opens <think>.
+        const whole = !assembly.halted && !request.signal?.aborted;
+        learn(facts, key, { reasoning: field, opens: whole ? assembly.opens : undefined });
         return turn;
       }
     },

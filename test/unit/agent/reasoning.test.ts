@@ -105,6 +105,23 @@ describe("agent: reasoning that continues", () => {
     assert.equal(joined(second.pieces, "text"), "Second.");
   });
 
+  it("forgets a lone </think> it was wrong about: an answer that never closes is the answer", async () => {
+    server.script(
+      // A model quoting the tag in its first answer makes it look opened by the template…
+      { events: [...text("Close it with </think> and go on.", 5), finish()] },
+      // …but the next answer never closes one: it is read as the answer, and the mistake unlearned.
+      { events: [...text("Plain words.", 5), finish()] },
+      { events: [...text("More words.", 5), finish()] },
+    );
+    await collect(agent(model()), "one");
+    assert.equal(facts.get(`${server.baseURL} m1`)?.opens, true);
+    const second = await collect(agent(model()), "two");
+    assert.equal(second.answer, "Plain words.");
+    assert.equal(facts.get(`${server.baseURL} m1`)?.opens, false);
+    const third = await collect(agent(model()), "three");
+    assert.equal(joined(third.pieces, "text"), "More words.");
+  });
+
   it("history rebuilt from stored items sends the reasoning with its tool-call turn", async () => {
     const row = (id: string, kind: Item["kind"], extra: Partial<Item> = {}): Item => ({
       id,
