@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
+import { answer, type FixtureServer } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 
 type Result = { metadata?: { model?: string; limit?: string }; errorDetails?: unknown };
