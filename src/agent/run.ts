@@ -160,7 +160,7 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
             signal: turnHalt.signal,
           },
           (piece) => {
-            if (stopped() || cut || (answer && chars >= FINAL_TOKENS * 4)) return false;
+            if (stopped() || cut) return false;
             if (piece.kind === "text") partial += piece.text;
             show(piece);
             if (piece.kind === "text" || piece.kind === "reasoning") chars += piece.text.length;
@@ -184,10 +184,9 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       }
       if (cut) {
         // What the cut turn wrote is kept; its calls (if any came whole) do not run.
-        tokens += turn.tokens;
         a.tokens += turn.tokens;
         a.input += turn.input;
-        a.history.push(assistant(turn, []));
+        if (turn.text || turn.reasoning) a.history.push(assistant(turn, []));
         if (turn.text) written.push(turn.text);
         return stop([], cut);
       }
