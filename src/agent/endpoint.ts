@@ -1,7 +1,7 @@
 /** OpenAI-compatible endpoints over the `openai` SDK: streamed turns, retries, and text-only tool calling. */
 import OpenAI from "openai";
 import { Assembly } from "./assembly";
-import { factsKey, learn, PROCESS_FACTS, type Facts, type Learned } from "./facts";
+import { factsKey, learn, memoryFacts, type Facts, type Learned } from "./facts";
 import { explain, refusedFields, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
 import type { Model, Request, Turn } from "./types";
 import { windowOf } from "./window";
@@ -21,7 +21,10 @@ export interface Streaming {
   idleMs?: number;
   /** Describe tools in the instructions and read calls from the text from the first turn (a probe found no native calls). */
   textTools?: boolean;
-  /** Where what is learned of the model is kept (default: in memory, for this process). */
+  /**
+   * Where what is learned of the model is kept, to be shared by every model object made for it
+   * (default: this model object's own memory; the editor gives its global state).
+   */
   facts?: Facts;
   /** The model's key in `facts` (default: its base URL and id). */
   key?: string;
@@ -70,7 +73,7 @@ export function served(
   const retry: Retry = { ...RETRY, ...streaming.retry };
   const firstMs = streaming.firstMs ?? 300_000;
   const idleMs = streaming.idleMs ?? 60_000;
-  const facts = streaming.facts ?? PROCESS_FACTS;
+  const facts = streaming.facts ?? memoryFacts();
   return {
     name,
     async turn(request: Request, each): Promise<Turn> {

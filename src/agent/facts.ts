@@ -42,9 +42,6 @@ export function memoryFacts(): Facts {
   return { get: (key) => kept.get(key), set: (key, learned) => void kept.set(key, learned) };
 }
 
-/** The facts endpoints share in this process when they are given none: a later run learns nothing twice. */
-export const PROCESS_FACTS = memoryFacts();
-
 /** Adds `change` to what `facts` know of `key`; true when something new was learned. */
 export function learn(facts: Facts, key: string, change: Learned): boolean {
   const before = facts.get(key) ?? {};

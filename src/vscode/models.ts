@@ -20,13 +20,24 @@ export class Models {
   private own?: Promise<Choice[]>;
 
   /**
-   * `facts`: what endpoint checks and earlier runs learned of each model (kept in global state), given
-   * to every model built so that no run pays for it again.
+   * What endpoint checks and earlier runs learned of each model (kept in global state), given to
+   * every model built so that no run pays for it again.
    */
+  readonly facts: Facts;
+
   constructor(
     private readonly secrets: vscode.SecretStorage,
-    readonly facts: Facts = memoryFacts(),
-  ) {}
+    kept: Facts = memoryFacts(),
+  ) {
+    // Something learned changes the picker's notes: the catalogue is listed again when next asked.
+    this.facts = {
+      get: (key) => kept.get(key),
+      set: (key, learned) => {
+        kept.set(key, learned);
+        this.refresh();
+      },
+    };
+  }
 
   /** The endpoints with their keys, in the catalogue's shape; the first is the default endpoint. */
   async endpoints(): Promise<Array<CatalogueEndpoint & { setting: EndpointSetting }>> {
