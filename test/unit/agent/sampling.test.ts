@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { APIError } from "openai";
 import { z } from "zod";
 import {
   agent,
@@ -11,6 +12,7 @@ import {
   type Facts,
   type Parameters,
 } from "../../../src/agent";
+import { refusedFields } from "../../../src/agent/failure";
 import { body } from "../../../src/agent/wire";
 import { answer, calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
 import { fast } from "./helpers";
@@ -135,5 +137,48 @@ describe("agent: learned facts are kept", () => {
     await run(agent(endpoint({ baseURL: server.baseURL, model: "m", facts, ...fast }), "", [echo]), "go");
     assert.ok(Array.isArray(server.requests[1].body.tools));
     assert.equal(facts.get(`${server.baseURL} m`), undefined);
+  });
+});
+
+describe("agent: what a refusal teaches", () => {
+  const refusal = (message: string, param: string | null = null) =>
+    refusedFields(APIError.generate(400, { message, param }, message, new Headers()));
+
+  it("reads the providers' own words", () => {
+    assert.deepEqual(
+      refusal(
+        "thinking is enabled but reasoning_content is missing in assistant tool call message at index 2",
+      ),
+      {
+        reasoning: "reasoning_content",
+      },
+    );
+    assert.deepEqual(
+      refusal("Missing `reasoning_content` field in the assistant message at message index 2."),
+      {
+        reasoning: "reasoning_content",
+      },
+    );
+    assert.deepEqual(refusal("The reasoning field is required for assistant messages with tool calls"), {
+      reasoning: "reasoning",
+    });
+    assert.deepEqual(
+      refusal(
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        "max_tokens",
+      ),
+      { limit: "max_completion_tokens" },
+    );
+    assert.deepEqual(
+      refusal(
+        "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.",
+        "temperature",
+      ),
+      { refused: ["temperature"] },
+    );
+    assert.deepEqual(refusal("Unrecognized request argument supplied: top_k"), { refused: ["top_k"] });
+    // Not a field Tandem may leave out, or not a refusal of a field at all: the person reads it.
+    assert.equal(refusal("Unsupported parameter: 'messages' is broken"), undefined);
+    assert.equal(refusal("model m does not support tools"), undefined);
   });
 });
