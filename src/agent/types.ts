@@ -126,11 +126,14 @@ export interface Agent {
   instructions: string;
   tools: Tool[];
   history: Message[];
-  /** Tool rounds of one run (default 16). */
+  /** Tool rounds of one run (default 16); at the limit the model is asked for an answer of at most 1,024 tokens. */
   rounds: number;
-  /** Tokens written in one run (0: none). */
+  /**
+   * Tokens written in one run (0: none), counted as the stream comes (estimated from its length when
+   * the server sends no usage): a turn that reaches it is cut and the run ends stopped.
+   */
   maxTokens: number;
-  /** Milliseconds of one run (0: none). */
+  /** Milliseconds of one run (0: none): a turn still streaming at the deadline is cut and the run ends stopped. */
   maxMs: number;
   stop: () => boolean;
   approve: (call: Call) => boolean | Promise<boolean>;
