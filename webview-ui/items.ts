@@ -304,6 +304,9 @@ class CallView implements ItemView {
   }
 }
 
+/** The names of an error item that says which limit ended a run (the core's Limit). */
+const LIMITS: readonly string[] = ["rounds", "tokens", "time"];
+
 class ErrorView implements ItemView {
   readonly element = h("div", { class: "item error", role: "alert" });
 
@@ -315,6 +318,30 @@ class ErrorView implements ItemView {
   }
 
   update(item: Item): void {
+    if (LIMITS.includes(item.name)) {
+      // A limit ended the run (the item is named after it): a note, not a failure, and Continue goes on.
+      this.element.className = "item note limit";
+      this.element.setAttribute("role", "status");
+      this.element.replaceChildren(
+        icon("info"),
+        h("span", { class: "plain", text: item.text }),
+        button(
+          "debug-continue",
+          "Continue",
+          () =>
+            this.panel.host.post({
+              type: "send",
+              chat: item.chat,
+              text: "Continue",
+              files: [],
+              model: item.model,
+              assistant: "",
+            }),
+          { showLabel: true },
+        ),
+      );
+      return;
+    }
     this.element.replaceChildren(
       icon("error"),
       h("span", { class: "plain", text: item.text || "The run failed." }),

@@ -1,5 +1,6 @@
 /** Accumulates one streamed turn from Chat Completions chunks (never from `finalChatCompletion`). */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ReasoningField } from "./facts";
 import { Tags } from "./tags";
 import { writtenCall } from "./textcalls";
 import type { Call, Piece, Turn } from "./types";
@@ -26,38 +27,62 @@ export class Assembly {
   shown = false;
   /** Whether `each` asked to stop. */
   halted = false;
+  /** The field the reasoning came in (the first, when a server sends several). */
+  field?: ReasoningField;
+  /**
+   * Whether the template opens `<think>` in the prompt: true when a lone `</think>` showed it; false
+   * when a turn read as starting inside reasoning never left it (set by `turn`); undefined: not seen.
+   */
+  opens?: boolean;
   private readonly details: Detail[] = [];
   private readonly native = new Map<number, Call>();
   private readonly written: Call[] = [];
-  private readonly tags = new Tags();
+  private readonly tags: Tags;
   private body = "";
+  /** Characters streamed (text, reasoning, call arguments), to estimate tokens when no usage comes. */
+  private chars = 0;
+  private counted = false;
 
+  /** `inside`: the answer starts inside reasoning (the endpoint's template opens `<think>`). */
   constructor(
     private readonly each: (piece: Piece) => boolean | void,
     private readonly names: Set<string>,
-  ) {}
+    inside = false,
+  ) {
+    this.tags = new Tags(inside);
+  }
 
   /** Takes one chunk; false when the turn should halt. */
   add(chunk: ChatCompletionChunk): boolean {
     if (chunk.usage) {
       this.tokens = chunk.usage.completion_tokens ?? this.tokens;
       this.input = chunk.usage.prompt_tokens ?? this.input;
+      this.counted = chunk.usage.completion_tokens !== undefined;
     }
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) return !this.halted;
     const extras = delta as Extras;
-    if (typeof extras.reasoning_content === "string") this.think(extras.reasoning_content);
+    const content = typeof extras.reasoning_content === "string" ? extras.reasoning_content : "";
+    const plain = typeof extras.reasoning === "string" ? extras.reasoning : "";
+    this.think(content, "reasoning_content");
     const details = Array.isArray(extras.reasoning_details) ? (extras.reasoning_details as Detail[]) : [];
-    if (typeof extras.reasoning === "string") this.think(extras.reasoning);
+    // mlx-vlm sends the same text in both fields of one chunk: it is one piece of reasoning.
+    if (typeof extras.reasoning === "string") this.think(plain === content ? "" : plain, "reasoning");
     else
       for (const d of details)
-        this.think(typeof d.text === "string" ? d.text : typeof d.summary === "string" ? d.summary : "");
+        this.think(
+          typeof d.text === "string" ? d.text : typeof d.summary === "string" ? d.summary : "",
+          "reasoning_details",
+        );
     for (const d of details) this.detail(d);
     for (const t of delta.tool_calls ?? []) {
       const call = this.native.get(t.index) ?? { id: "", name: "", arguments: "" };
       if (t.id) call.id = t.id;
       if (t.function?.name) call.name += t.function.name;
-      if (t.function?.arguments) call.arguments += t.function.arguments;
+      if (t.function?.arguments) {
+        call.arguments += t.function.arguments;
+        this.chars += t.function.arguments.length;
+      }
       this.native.set(t.index, call);
     }
     if (typeof delta.content === "string" && delta.content) this.segments(this.tags.feed(delta.content));
@@ -67,6 +92,11 @@ export class Assembly {
   /** The turn as assembled so far, its held-back text flushed. */
   turn(window: number): Turn {
     this.segments(this.tags.flush());
+    // The template opened <think> but the model did not think this time: what it wrote is its answer.
+    if (this.tags.unclosed && !this.text && this.field === "think") {
+      [this.text, this.reasoning] = [this.reasoning, ""];
+      [this.opens, this.field] = [false, undefined];
+    }
     const native = [...this.native.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
@@ -82,22 +112,31 @@ export class Assembly {
       reasoning: this.reasoning,
       calls: this.halted ? [] : calls,
       details: this.details,
-      tokens: this.tokens,
+      tokens: this.counted ? this.tokens : Math.ceil(this.chars / 4),
       input: this.input,
       window,
     };
   }
 
-  private think(text: string): void {
+  private think(text: string, field: ReasoningField): void {
     if (!text) return;
+    this.field ??= field;
     this.reasoning += text;
+    this.chars += text.length;
     this.show({ kind: "reasoning", text });
   }
 
   private segments(segments: ReturnType<Tags["feed"]>): void {
     for (const s of segments) {
-      if (s.kind === "reasoning") this.think(s.text);
-      else if (s.kind === "text") {
+      if (s.kind === "reasoning") this.think(s.text, "think");
+      else if (s.kind === "opened") {
+        // What was given as the answer was reasoning (already shown, it is corrected in the turn).
+        this.reasoning += this.text;
+        this.text = "";
+        this.opens = true;
+        this.field ??= "think";
+      } else if (s.kind === "text") {
+        this.chars += s.text.length;
         this.text += s.text;
         this.show({ kind: "text", text: s.text });
       } else if (s.text) this.body += s.text;

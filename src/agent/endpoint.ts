@@ -1,7 +1,8 @@
 /** OpenAI-compatible endpoints over the `openai` SDK: streamed turns, retries, and text-only tool calling. */
 import OpenAI from "openai";
 import { Assembly } from "./assembly";
-import { explain, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
+import { factsKey, learn, memoryFacts, type Facts, type Learned } from "./facts";
+import { explain, refusedFields, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
 import { scrub } from "./scrub";
 import type { Model, Request, Turn } from "./types";
 import { windowOf } from "./window";
@@ -21,6 +22,13 @@ export interface Streaming {
   idleMs?: number;
   /** Describe tools in the instructions and read calls from the text from the first turn (a probe found no native calls). */
   textTools?: boolean;
+  /**
+   * Where what is learned of the model is kept, to be shared by every model object made for it
+   * (default: this model object's own memory; the editor gives its global state).
+   */
+  facts?: Facts;
+  /** The model's key in `facts` (default: its base URL and id). */
+  key?: string;
 }
 
 /** Where an endpoint is and which of its models to use; unset fields come from AI_URL, AI_API_KEY, AI_MODEL. */
@@ -66,8 +74,7 @@ export function served(
   const retry: Retry = { ...RETRY, ...streaming.retry };
   const firstMs = streaming.firstMs ?? 300_000;
   const idleMs = streaming.idleMs ?? 60_000;
-  // Set once the endpoint refuses `tools`: from then on tools are described and calls read from text.
-  let textTools = streaming.textTools ?? false;
+  const facts = streaming.facts ?? memoryFacts();
   return {
     name,
     async turn(request: Request, each): Promise<Turn> {
@@ -79,11 +86,19 @@ export function served(
           `Cannot reach the model ${name}: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      if (window < 0) window = await windowOf(client, id);
+      const key = streaming.key ?? factsKey(client.baseURL, id);
+      // What earlier turns and runs learned: read at each turn, as another model object may have learned more.
+      const known = (): Learned => facts.get(key) ?? {};
+      if (window < 0) {
+        window = known().window || (await windowOf(client, id));
+        if (window > 0) learn(facts, key, { window });
+      }
       const names = new Set(request.tools.map((t) => t.function.name));
       const openrouter = client.baseURL.startsWith(OPENROUTER);
       for (let attempt = 0; ; attempt++) {
-        const assembly = new Assembly(each, names);
+        const learned = known();
+        const textTools = learned.textTools ?? streaming.textTools ?? false;
+        const assembly = new Assembly(each, names, learned.opens === true);
         const halt = new AbortController();
         const stop = (): void => halt.abort();
         request.signal?.addEventListener("abort", stop, { once: true });
@@ -98,8 +113,9 @@ export function served(
           }, ms);
         };
         silence(firstMs);
+        const dialect = { textTools, baseURL: client.baseURL, openrouter, learned };
         try {
-          const stream = await client.chat.completions.create(body(request, id, textTools, openrouter), {
+          const stream = await client.chat.completions.create(body(request, id, dialect), {
             signal: halt.signal,
             maxRetries: 0,
           });
@@ -112,14 +128,20 @@ export function served(
           }
           // The SDK ends an aborted stream silently: a stall is only seen here.
           if (stalled && !request.signal?.aborted) throw stalled;
-          return assembly.turn(window);
+          return seen(assembly);
         } catch (thrown) {
-          if (request.signal?.aborted || assembly.halted) return assembly.turn(window);
+          if (request.signal?.aborted || assembly.halted) return seen(assembly);
           const error = stalled ?? thrown;
-          if (!textTools && request.tools.length && !assembly.shown && refusesTools(error)) {
-            textTools = true;
-            attempt--;
-            continue;
+          if (!assembly.shown) {
+            // A refusal that names what it wants is learned once and the request sent again.
+            const wanted = refusedFields(error);
+            if (
+              wanted ? learn(facts, key, wanted) : !textTools && request.tools.length && refusesTools(error)
+            ) {
+              if (!wanted) learn(facts, key, { textTools: true });
+              attempt--;
+              continue;
+            }
           }
           const wait = assembly.shown ? undefined : retryAfter(error, attempt, retry);
           if (wait === undefined) {
@@ -132,11 +154,21 @@ export function served(
             });
             throw new Error(scrub(said, client.apiKey));
           }
-          if (!(await pause(wait, request.signal))) return assembly.turn(window);
+          if (!(await pause(wait, request.signal))) return seen(assembly);
         } finally {
           clearTimeout(timer);
           request.signal?.removeEventListener("abort", stop);
         }
+      }
+
+      /** The turn `assembly` holds, after keeping what it showed of the model (where it reasons). */
+      function seen(assembly: Assembly): Turn {
+        const turn = assembly.turn(window);
+        const field = known().reasoning ? undefined : assembly.field;
+        // A turn cut short says nothing of whether the template opens <think>.
+        const whole = !assembly.halted && !request.signal?.aborted;
+        learn(facts, key, { reasoning: field, opens: whole ? assembly.opens : undefined });
+        return turn;
       }
     },
   };

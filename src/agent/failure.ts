@@ -1,5 +1,6 @@
 /** What went wrong with a model API, in words a person understands, and whether to try again. */
 import { APIConnectionError, APIError } from "openai";
+import type { Learned } from "./facts";
 
 /** How failed requests are tried again: at most `attempts` more times, waiting `baseMs` · 2^n (or Retry-After). */
 export interface Retry {
@@ -60,6 +61,43 @@ export function refusesTools(error: unknown): boolean {
     /support|requires?|enable|jinja|not allowed|unrecognized|unknown|extra|invalid|unexpected/i.test(text)
   );
 }
+
+/**
+ * What a refusal teaches of the model, when it names a field: reasoning that must come back on
+ * tool-call turns ("reasoning_content is missing in assistant tool call message"), max_tokens to be
+ * sent as max_completion_tokens, or a field the model does not take (OpenAI's "Unsupported
+ * parameter: 'stop'", "Unsupported value: 'temperature'…", "Unrecognized request argument supplied: top_k").
+ */
+export function refusedFields(error: unknown): Learned | undefined {
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
+  const text = said(error);
+  const missing =
+    /\b(reasoning_content|reasoning)\b[^.]*\b(missing|required)\b|\b(missing|requires?)\b[^.]*\b(reasoning_content|reasoning)\b/i.exec(
+      text,
+    );
+  if (missing) {
+    const field = (missing[1] ?? missing[4]).toLowerCase();
+    return { reasoning: field === "reasoning" ? "reasoning" : "reasoning_content" };
+  }
+  const named =
+    /unsupported (?:parameter|value):\s*'([a-z_]+)'/i.exec(text)?.[1] ??
+    /unrecognized request arguments? supplied:\s*([a-z_]+)/i.exec(text)?.[1] ??
+    (typeof error.param === "string" && /unsupported|not supported/i.test(text) ? error.param : undefined);
+  if (!named) return undefined;
+  if (named === "max_tokens") return { limit: "max_completion_tokens" };
+  // The fields Tandem may leave out; a refusal of anything else is the person's to read.
+  return SAMPLING.has(named) ? { refused: [named] } : undefined;
+}
+
+const SAMPLING = new Set([
+  "temperature",
+  "top_p",
+  "top_k",
+  "stop",
+  "frequency_penalty",
+  "presence_penalty",
+  "reasoning_effort",
+]);
 
 /** A sentence that says what went wrong with a turn of `place.model`. */
 export function explain(error: unknown, place: Place): string {

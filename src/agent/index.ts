@@ -11,3 +11,15 @@ export { RETRY, type Retry } from "./failure";
 export { attach, mediaType, reader, BUDGET, type Attached, type Budget, type Document } from "./attachments";
 export { TOOL_TIMEOUT_MS } from "./perform";
 export * from "./probe";
+export {
+  described as learnedWords,
+  factsKey,
+  isLearned,
+  learn,
+  memoryFacts,
+  type Facts,
+  type TokenField,
+} from "./facts";
+export { openaiReasoning, takesTopK } from "./sampling";
+export { FINAL_TOKENS } from "./run";
+export { limitNote, CONTINUE, type Limits } from "./limit-note";

@@ -8,8 +8,9 @@ export interface Finding {
   note: string;
 }
 
-/** Where a model writes its reasoning: a delta field, or `<think>` tags in its text. */
-export type ReasoningField = "reasoning_content" | "reasoning" | "reasoning_details" | "think";
+import type { Learned, ReasoningField, TokenField } from "./facts";
+
+export type { Learned, ReasoningField } from "./facts";
 
 /** How the model answered a request to call a tool. */
 export type ToolMode = "native" | "text" | "refused" | "ignored";
@@ -28,22 +29,20 @@ export interface Report {
   usage: Finding;
   /** `described`: whether the model called the tool once it was described in the instructions. */
   tools: Finding & { mode?: ToolMode; described?: boolean };
-  reasoning: Finding & { fields: ReasoningField[] };
+  /** `opens`: an answer began inside reasoning (its template opens `<think>` in the prompt). */
+  reasoning: Finding & { fields: ReasoningField[]; opens?: boolean };
   images: Finding;
   /** One line: can Tandem use this model, and how. */
   verdict: Finding;
+  /** The field that caps an answer's tokens, when it is not max_tokens. */
+  limit?: TokenField;
   /** How many requests the probe sent, and how long it took in ms. */
   requests: number;
   ms: number;
 }
 
-/** What Tandem should use for the probed model (passed on to `endpoint`). */
-export interface Learned {
-  /** The context window in tokens, when the endpoint gave it. */
-  window?: number;
-  /** Whether to describe tools in the instructions and read calls from the text, when the probe could tell. */
-  textTools?: boolean;
-}
+/** The reasoning field sent back, of those seen: the first of these. */
+const BACK: ReasoningField[] = ["reasoning_content", "reasoning", "reasoning_details", "think"];
 
 /** What Tandem should use for the model `report` is about. */
 export function learned(report: Report): Learned {
@@ -52,6 +51,10 @@ export function learned(report: Report): Learned {
   const { mode, described } = report.tools;
   if (mode === "native") out.textTools = false;
   else if (mode === "text" || mode === "refused" || (mode === "ignored" && described)) out.textTools = true;
+  if (report.limit) out.limit = report.limit;
+  const field = BACK.find((f) => report.reasoning.fields.includes(f));
+  if (field) out.reasoning = field;
+  if (report.reasoning.opens) out.opens = true;
   return out;
 }
 
@@ -127,8 +130,14 @@ export function markdown(report: Report): string {
   if (use.textTools === true)
     lines.push("- Tool calls: described in the instructions, and read from what the model writes.");
   if (use.textTools === false) lines.push("- Tool calls: native (the `tools` field).");
-  if (use.window === undefined && use.textTools === undefined)
-    lines.push("Nothing learned: Tandem keeps its defaults for this model.");
+  if (use.reasoning === "reasoning_content" || use.reasoning === "reasoning")
+    lines.push(
+      `- Reasoning: sent back in \`${use.reasoning}\` on tool-call turns, so the model continues it.`,
+    );
+  if (use.opens)
+    lines.push("- Answers start inside reasoning (the template opens a think tag): read as reasoning.");
+  if (use.limit) lines.push(`- Token cap: sent as \`${use.limit}\`.`);
+  if (Object.keys(use).length === 0) lines.push("Nothing learned: Tandem keeps its defaults for this model.");
   return `${lines.join("\n")}\n`;
 }
 

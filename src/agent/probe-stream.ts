@@ -3,7 +3,7 @@ import type OpenAI from "openai";
 import { APIConnectionError, APIError } from "openai";
 import { Assembly } from "./assembly";
 import { explain } from "./failure";
-import type { ReasoningField } from "./probe-report";
+import type { ReasoningField } from "./facts";
 import type { Request, Turn } from "./types";
 import { body } from "./wire";
 
@@ -21,6 +21,8 @@ export interface Session {
   requests: number;
   /** Reasoning fields seen in any answer. */
   fields: Set<ReasoningField>;
+  /** An answer began inside reasoning (a lone `</think>`: the template opens `<think>`). */
+  opens?: boolean;
   /** Why the probe stopped early (a failure every later request would meet). */
   fatal?: string;
 }
@@ -54,12 +56,12 @@ export interface Failure {
 
 /** Sends `request` as Tandem would (with `textTools`, the tools described in the instructions) and reads the whole stream. */
 export async function streamed(session: Session, request: Request, textTools = false): Promise<Streamed> {
-  const params = body(request, session.model, textTools, session.openrouter);
-  const fields = params as unknown as Record<string, unknown>;
-  if (session.limit === "max_completion_tokens" && fields.max_tokens !== undefined) {
-    fields.max_completion_tokens = fields.max_tokens;
-    delete fields.max_tokens;
-  }
+  const params = body(request, session.model, {
+    textTools,
+    baseURL: session.api.baseURL,
+    openrouter: session.openrouter,
+    learned: { limit: session.limit },
+  });
   const names = new Set(request.tools.map((t) => t.function.name));
   const seen: Streamed = {
     turn: { text: "", reasoning: "", calls: [], details: [], tokens: 0, input: 0, window: 0 },
@@ -113,6 +115,7 @@ export async function streamed(session: Session, request: Request, textTools = f
   // The SDK ends an aborted stream silently: a stop is only seen here.
   if (session.signal?.aborted) throw new Stopped("stopped");
   if (/<\/?think(ing)?>/.test(content)) session.fields.add("think");
+  if (assembly.opens) session.opens = true;
   seen.totalMs = performance.now() - started;
   seen.turn = assembly.turn(0);
   return seen;

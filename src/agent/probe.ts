@@ -6,16 +6,8 @@ import OpenAI, { APIError } from "openai";
 import { OPENROUTER, type EndpointOptions } from "./endpoint";
 import { refusesTools } from "./failure";
 import { failed, ms, streamed, type Session, type Streamed } from "./probe-stream";
-import {
-  joined,
-  scrubbed,
-  some,
-  thousands,
-  verdict,
-  where,
-  type ReasoningField,
-  type Report,
-} from "./probe-report";
+import { joined, scrubbed, some, thousands, verdict, where, type Report } from "./probe-report";
+import type { ReasoningField } from "./facts";
 import type { FunctionTool, Request } from "./types";
 import { windowIn } from "./window";
 
@@ -106,6 +98,8 @@ export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Pr
     if (!halted) await images(session, report);
     const answered = report.streaming.ok !== undefined || report.tools.mode !== undefined;
     report.reasoning = seen([...session.fields], answered);
+    if (session.opens) report.reasoning.opens = true;
+    if (session.limit === "max_completion_tokens") report.limit = session.limit;
   }
   report.verdict = verdict(report, session.fatal ?? fatal);
   report.requests = session.requests;

@@ -39,6 +39,14 @@ export interface Ending {
 
 const POLL_MS = 50;
 
+/** The most tokens the answer a limit asks for may take (it is not held to the run's own limits). */
+export const FINAL_TOKENS = 1024;
+
+/** Tokens in `chars` characters, as estimated while a turn streams (about 4 characters a token). */
+function estimate(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
 /**
  * Asks the agent `prompt` with the attached `files` and resolves to its answer, giving each piece
  * to `each` as it comes; the prompt and every message of the run join `a.history`.
@@ -73,15 +81,20 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
   const written: string[] = [];
   let partial = "";
   const end = (ending: Ending): Ending => {
-    show(ending.kind === "done" ? { kind: "done", text: ending.text, limit: ending.limit } : ending);
+    show(
+      ending.kind === "done"
+        ? { kind: "done", text: ending.text, limit: ending.limit }
+        : { kind: "stopped", text: ending.text, ...(ending.limit ? { limit: ending.limit } : {}) },
+    );
     ended = true;
     return ending;
   };
-  const stop = (pending: Call[] = []): Ending => {
+  const stop = (pending: Call[] = [], limit?: Limit): Ending => {
     for (const call of pending)
       a.history.push({ role: "tool", call: call.id, name: call.name, text: HALTED });
-    return end({ kind: "stopped", text: written.join("\n\n") });
+    return end({ kind: "stopped", text: written.join("\n\n"), ...(limit ? { limit } : {}) });
   };
+  const deadline = a.maxMs > 0 ? started + a.maxMs : Infinity;
   const fail = (text: string): never => {
     try {
       show({ kind: "error", text });
@@ -116,6 +129,25 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       if (stopped()) return stop();
       const answer = limit !== undefined;
       partial = "";
+      // A turn is cut when the run's time or tokens run out while it streams; the answer a limit
+      // asks for is held to its own cap instead.
+      let cut: Limit | undefined;
+      const turnHalt = new AbortController();
+      const onHalt = (): void => turnHalt.abort();
+      halt.signal.addEventListener("abort", onHalt, { once: true });
+      if (halt.signal.aborted) turnHalt.abort();
+      const timer =
+        !answer && deadline < Infinity
+          ? setTimeout(
+              () => {
+                cut = "time";
+                turnHalt.abort();
+              },
+              Math.max(0, deadline - Date.now()),
+            )
+          : undefined;
+      const cap = answer ? FINAL_TOKENS : a.maxTokens > 0 ? a.maxTokens - tokens : Infinity;
+      let chars = 0;
       let turn: Turn;
       try {
         turn = await a.model.turn(
@@ -124,23 +156,39 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
             messages: a.history,
             tools: offered,
             answer,
-            parameters: a.parameters,
-            signal: halt.signal,
+            parameters: answer ? capped(a.parameters) : a.parameters,
+            signal: turnHalt.signal,
           },
           (piece) => {
-            if (stopped()) return false;
+            if (stopped() || cut) return false;
             if (piece.kind === "text") partial += piece.text;
             show(piece);
+            if (piece.kind === "text" || piece.kind === "reasoning") chars += piece.text.length;
+            if (estimate(chars) >= cap) {
+              if (!answer) cut = "tokens";
+              return false;
+            }
             return !stopped();
           },
         );
       } catch (error) {
-        if (!stopped()) return fail(reason(error));
+        if (!stopped() && !cut) return fail(reason(error));
         if (partial) {
           a.history.push({ role: "assistant", text: partial });
           written.push(partial);
         }
-        return stop();
+        return stop([], cut);
+      } finally {
+        clearTimeout(timer);
+        halt.signal.removeEventListener("abort", onHalt);
+      }
+      if (cut) {
+        // What the cut turn wrote is kept; its calls (if any came whole) do not run.
+        a.tokens += turn.tokens;
+        a.input += turn.input;
+        if (turn.text || turn.reasoning) a.history.push(assistant(turn, []));
+        if (turn.text) written.push(turn.text);
+        return stop([], cut);
       }
       a.tokens += turn.tokens;
       a.input += turn.input;
@@ -200,6 +248,12 @@ function assistant(turn: Turn, calls: Call[]): Message {
     ...(calls.length ? { calls } : {}),
     ...(turn.details.length ? { details: turn.details } : {}),
   };
+}
+
+/** The sampling settings of the answer a limit asks for: its tokens capped. */
+function capped(parameters: Agent["parameters"]): NonNullable<Agent["parameters"]> {
+  const given = parameters?.maxTokens;
+  return { ...parameters, maxTokens: given && given < FINAL_TOKENS ? given : FINAL_TOKENS };
 }
 
 function instructionsOf(a: Agent, extra: Extra | undefined, limit: Limit | undefined): string {

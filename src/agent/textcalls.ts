@@ -55,6 +55,7 @@ export function asText(messages: Message[]): Message[] {
       out.push({
         role: "assistant",
         text: [m.text, ...written].filter(Boolean).join("\n"),
+        ...(m.reasoning ? { reasoning: m.reasoning } : {}),
         details: m.details,
       });
     } else if (m.role === "tool") {

@@ -22,7 +22,9 @@ export type Limit = "rounds" | "tokens" | "time";
 
 /**
  * What a run shows as it goes: text and reasoning as the model writes them, a call when it calls a
- * tool, its result (or why it failed), and at the end exactly one of done / error / stopped.
+ * tool, its result (or why it failed), and at the end exactly one of done / error / stopped. A
+ * `limit` on done or stopped says which limit ended the run: "done" after the answer it was asked
+ * for once a limit was reached between rounds, "stopped" when a turn was cut at the limit.
  */
 export type Piece =
   | { kind: "text"; text: string }
@@ -32,7 +34,7 @@ export type Piece =
   | { kind: "failed"; call: Call; text: string }
   | { kind: "done"; text: string; limit?: Limit }
   | { kind: "error"; text: string }
-  | { kind: "stopped"; text: string };
+  | { kind: "stopped"; text: string; limit?: Limit };
 
 /** A tool as a model API takes it (an OpenAI function object). */
 export interface FunctionTool {
@@ -124,11 +126,14 @@ export interface Agent {
   instructions: string;
   tools: Tool[];
   history: Message[];
-  /** Tool rounds of one run (default 16). */
+  /** Tool rounds of one run (default 16); at the limit the model is asked for an answer of at most 1,024 tokens. */
   rounds: number;
-  /** Tokens written in one run (0: none). */
+  /**
+   * Tokens written in one run (0: none), counted as the stream comes (estimated from its length when
+   * the server sends no usage): a turn that reaches it is cut and the run ends stopped.
+   */
   maxTokens: number;
-  /** Milliseconds of one run (0: none). */
+  /** Milliseconds of one run (0: none): a turn still streaming at the deadline is cut and the run ends stopped. */
   maxMs: number;
   stop: () => boolean;
   approve: (call: Call) => boolean | Promise<boolean>;

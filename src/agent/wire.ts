@@ -1,45 +1,59 @@
 /** A turn's request as the Chat Completions API reads it. */
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { Learned } from "./facts";
+import { sampling } from "./sampling";
 import { asText, described } from "./textcalls";
 import type { Message, Request } from "./types";
 
 type Wire = Record<string, unknown>;
 
-/** The streaming request body of `request` for `model`; `textTools` describes the tools in the instructions. */
-export function body(
-  request: Request,
-  model: string,
-  textTools: boolean,
-  openrouter = false,
-): ChatCompletionCreateParamsStreaming {
+/** How one endpoint reads a request: tools in the text or native, who it is, and what was learned of the model. */
+export interface Dialect {
+  /** Describe the tools in the instructions and write calls as text. */
+  textTools: boolean;
+  /** The endpoint's base URL (some fields are not sent to some APIs). */
+  baseURL: string;
+  openrouter?: boolean;
+  learned?: Learned;
+}
+
+/** The streaming request body of `request` for `model` at an endpoint that reads it as `dialect` says. */
+export function body(request: Request, model: string, dialect: Dialect): ChatCompletionCreateParamsStreaming {
+  const { textTools, learned = {} } = dialect;
   const offered = request.tools.length > 0;
   const instructions = [request.instructions];
   if (textTools && offered && !request.answer) instructions.push(described(request.tools));
   const system = instructions.filter(Boolean).join("\n\n");
   const messages: Wire[] = system ? [{ role: "system", content: system }] : [];
-  for (const m of textTools ? asText(request.messages) : request.messages) messages.push(wire(m));
+  const kept = withReasoning(request.messages);
+  for (const m of textTools ? asText(kept) : kept) messages.push(wire(m, learned.reasoning));
   const out: Wire = { model, messages, stream: true, stream_options: { include_usage: true } };
   if (offered && !textTools) {
     out.tools = request.tools;
     if (request.answer) out.tool_choice = "none";
   }
-  const p = request.parameters ?? {};
-  if (p.temperature !== undefined) out.temperature = p.temperature;
-  if (p.maxTokens !== undefined) out.max_tokens = p.maxTokens;
-  if (p.stop?.length) out.stop = p.stop;
-  if (p.topP !== undefined) out.top_p = p.topP;
-  // top_k is not in OpenAI's API; vLLM, llama.cpp, Ollama and OpenRouter read it as an extra field.
-  if (p.topK !== undefined) out.top_k = p.topK;
-  if (p.frequencyPenalty !== undefined) out.frequency_penalty = p.frequencyPenalty;
-  if (p.presencePenalty !== undefined) out.presence_penalty = p.presencePenalty;
-  if (p.reasoningEffort !== undefined) {
-    if (openrouter) out.reasoning = { effort: p.reasoningEffort };
-    else out.reasoning_effort = p.reasoningEffort;
-  }
+  Object.assign(
+    out,
+    sampling(request.parameters ?? {}, model, dialect.baseURL, learned, dialect.openrouter ?? false),
+  );
   return out as unknown as ChatCompletionCreateParamsStreaming;
 }
 
-function wire(m: Message): Wire {
+/**
+ * The messages with reasoning kept where it goes back: on turns that called tools (DeepSeek, Kimi
+ * and GLM refuse a tool-call turn without it) and on the turns since the person's last message.
+ * Older answers' reasoning is left out: chat templates drop it, and it would only cost bytes.
+ */
+function withReasoning(messages: Message[]): Message[] {
+  const last = messages.findLastIndex((m) => m.role === "user");
+  return messages.map((m, i) => {
+    if (m.role !== "assistant" || !m.reasoning || m.calls?.length || i > last) return m;
+    const { reasoning: _dropped, ...rest } = m;
+    return rest;
+  });
+}
+
+function wire(m: Message, field: Learned["reasoning"]): Wire {
   if (m.role === "user") {
     if (!m.images?.length) return { role: "user", content: m.text };
     return {
@@ -61,5 +75,10 @@ function wire(m: Message): Wire {
   }
   // The provider's reasoning details go back as they came so it can continue its reasoning.
   if (m.details?.length) out.reasoning_details = m.details;
+  else if (field === "reasoning_content" || field === "reasoning") {
+    // In the field the endpoint streamed it in; a tool-call turn always carries it, empty when none was kept.
+    if (m.reasoning) out[field] = m.reasoning;
+    else if (m.calls?.length) out[field] = "";
+  }
   return out;
 }

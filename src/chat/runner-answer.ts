@@ -214,7 +214,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       signal: halt.signal,
       each(piece) {
         if (piece.kind === "done" || piece.kind === "stopped" || piece.kind === "error") ended = piece.kind;
-        written.piece(piece);
+        written.piece(piece, a);
       },
     }).catch(() => undefined);
   } catch (error) {

@@ -3,7 +3,8 @@
  * error items. An answer's items are keyed after the item they answer (its key, a dot, a count),
  * so each answer reads right under its message even when later messages wait in the queue.
  */
-import type { Call, Piece } from "../agent/types";
+import { limitNote, type Limits } from "../agent/limit-note";
+import type { Call, Limit, Piece } from "../agent/types";
 import { chips, item } from "./make";
 import { sourceSchema, type Chip, type Item, type Kind, type Source, type State } from "./rows";
 import type { Store } from "./store";
@@ -101,8 +102,8 @@ export class Answer {
     return { ...item(kind, text, this.chat), id: answerKey(this.parent, this.next++), model: this.model };
   }
 
-  /** Writes a piece of the run. */
-  piece(piece: Piece): void {
+  /** Writes a piece of the run; `limits` are the run's, named by the note of a limit that ended it. */
+  piece(piece: Piece, limits?: Limits): void {
     switch (piece.kind) {
       case "text":
       case "reasoning":
@@ -119,8 +120,20 @@ export class Answer {
         return;
       case "done":
       case "stopped":
-        return this.closeOpen();
+        this.closeOpen();
+        if (piece.limit && limits) this.limited(piece.limit, limits);
+        return;
     }
+  }
+
+  /**
+   * Writes the note of a limit that ended the run: an error item named after the limit ("rounds",
+   * "tokens" or "time"), which the panel shows with Continue.
+   */
+  limited(limit: Limit, limits: Limits): Item {
+    const row = { ...this.make("error", limitNote(limit, limits)), name: limit, done: true };
+    this.store.put("items", row);
+    return row;
   }
 
   /** The call item of `call`, if it was written. */

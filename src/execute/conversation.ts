@@ -125,7 +125,11 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
 }
 
-/** The API's model parameters as the core's sampling settings (temperature 0.2 when not given). */
+/**
+ * The API's model parameters as the core's sampling settings (temperature 0.2 when not given). The
+ * endpoint leaves out what a model family refuses: OpenAI's reasoning models get no temperature,
+ * as the spec says ("ignored for OpenAI reasoning models"), and max_tokens as max_completion_tokens.
+ */
 export function toParameters(given: ExecuteAgentRequest["model_parameters"]): Parameters {
   const p = given ?? { temperature: DEFAULT_TEMPERATURE };
   const all: Parameters = {

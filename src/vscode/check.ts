@@ -1,11 +1,8 @@
 import vscode = require("vscode");
-import type { Learned } from "../agent/probe-report";
+import { factsKey } from "../agent/facts";
 import type { Models } from "./models";
 import { endpointKey, endpointSettings } from "./settings";
 import { core } from "./core";
-
-/** What Check Endpoint learned of each model (by endpoint and model), used for its later turns. */
-export const learnedModels = new Map<string, Learned>();
 
 /** "Tandem: Check Endpoint": probes one endpoint's model and shows what it supports in a Markdown preview. */
 export function registerCheck(context: vscode.ExtensionContext, models: Models) {
@@ -61,7 +58,9 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
           );
         },
       );
-      learnedModels.set(`${endpoint.name}/${model}`, learned(report));
+      // What the check found replaces what was known; what it could not tell is kept.
+      const key = factsKey(endpoint.baseURL, model);
+      models.facts.set(key, { ...models.facts.get(key), ...learned(report) });
       models.refresh();
       const document = await vscode.workspace.openTextDocument({
         content: markdown(report),

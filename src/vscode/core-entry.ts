@@ -3,6 +3,7 @@
 export { endpoint } from "../agent/endpoint";
 export { agent } from "../agent/agent";
 export { run } from "../agent/run";
+export { limitNote, CONTINUE } from "../agent/limit-note";
 export { probe, markdown, learned } from "../agent/probe";
 export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../chat/catalogue";
 export { Store } from "../chat/store";

@@ -8,6 +8,7 @@ import { registerCommands } from "./commands";
 import { registerExecute } from "./execute";
 import { agentTools, openConversations, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
+import { editorFacts } from "./facts";
 import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
@@ -23,7 +24,7 @@ const codeLoaded = performance.now();
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
 export function activate(context: vscode.ExtensionContext) {
   const called = performance.now();
-  const models = new Models(context.secrets);
+  const models = new Models(context.secrets, editorFacts(context.globalState));
   const status = new Status();
   const editor = new VsCodeEditor(context);
   context.subscriptions.push(status);

@@ -1,8 +1,8 @@
 import vscode = require("vscode");
+import { described, factsKey, memoryFacts, type Facts } from "../agent/facts";
 import type { Model } from "../agent/types";
 import type { Choice } from "../chat/rows";
 import type { EndpointSetting as CatalogueEndpoint } from "../chat/catalogue";
-import { learnedModels } from "./check";
 import { lmModel } from "./lm-model";
 import { endpointKey, endpointSettings, settings, type EndpointSetting } from "./settings";
 import { core } from "./core";
@@ -19,7 +19,25 @@ export class Models {
   private listed?: Promise<Choice[]>;
   private own?: Promise<Choice[]>;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  /**
+   * What endpoint checks and earlier runs learned of each model (kept in global state), given to
+   * every model built so that no run pays for it again.
+   */
+  readonly facts: Facts;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    kept: Facts = memoryFacts(),
+  ) {
+    // Something learned changes the picker's notes: the catalogue is listed again when next asked.
+    this.facts = {
+      get: (key) => kept.get(key),
+      set: (key, learned) => {
+        kept.set(key, learned);
+        this.refresh();
+      },
+    };
+  }
 
   /** The endpoints with their keys, in the catalogue's shape; the first is the default endpoint. */
   async endpoints(): Promise<Array<CatalogueEndpoint & { setting: EndpointSetting; withheld?: string }>> {
@@ -74,7 +92,7 @@ export class Models {
       local: settings().localServers ? LOCAL_SERVERS : [],
     });
     // An endpoint that names its models offers exactly those.
-    return rows.filter((row) => {
+    const offered = rows.filter((row) => {
       const e = endpoints.find((x) => row.group === x.name);
       return (
         !e ||
@@ -82,6 +100,27 @@ export class Models {
         e.setting.models.some((m) => row.id === m || row.id.endsWith(`/${m}`))
       );
     });
+    return offered.map((row) => this.noted(row, endpoints));
+  }
+
+  /** The row with what was learned of its model added to its note ("text tools · 8k window · reasoning_content"). */
+  private noted(row: Choice, endpoints: CatalogueEndpoint[]): Choice {
+    const key = this.keyOf(row.id, endpoints);
+    const words = key ? described(this.facts.get(key)) : "";
+    return words ? { ...row, note: [row.note, words].filter(Boolean).join(" · ") } : row;
+  }
+
+  /** The key of a catalogue id's model in `facts` (undefined for the editor's own models). */
+  private keyOf(id: string, endpoints: CatalogueEndpoint[]): string | undefined {
+    const { placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } = core();
+    const place = placeOf(id);
+    if (place.where === "vscode") return undefined;
+    if (place.where === "local") {
+      const server = LOCAL_SERVERS.find((s) => s.name === place.server);
+      return server && factsKey(localBaseURL(server), place.model);
+    }
+    const found = endpointOf(id, endpoints);
+    return found && factsKey(found.endpoint.baseURL, found.model);
   }
 
   /** The id of the model to use when none is chosen: the setting, else the first in the catalogue. */
@@ -103,7 +142,15 @@ export class Models {
     }
     if (place.where === "local") {
       const server = LOCAL_SERVERS.find((s) => s.name === place.server);
-      return server && endpoint({ baseURL: localBaseURL(server), model: place.model, apiKey: "none" });
+      if (!server) return undefined;
+      const baseURL = localBaseURL(server);
+      return endpoint({
+        baseURL,
+        model: place.model,
+        apiKey: "none",
+        facts: this.facts,
+        key: factsKey(baseURL, place.model),
+      });
     }
     const endpoints = await this.endpoints();
     const found = endpointOf(wanted, endpoints);
@@ -116,15 +163,14 @@ export class Models {
         name: found.model,
         turn: () => Promise.reject(new Error(withheld)),
       };
-    // What "Check Endpoint" learned of this model: its window, and whether it calls tools only in text.
-    const known = learnedModels.get(`${e.name}/${found.model}`);
+    // What "Check Endpoint" and earlier runs learned of this model is read (and added to) at each turn.
     return endpoint({
       baseURL: e.baseURL,
       apiKey: e.apiKey || "none",
       model: found.model,
       headers: e.setting.headers,
-      ...(known?.window ? { window: known.window } : {}),
-      ...(known?.textTools !== undefined ? { textTools: known.textTools } : {}),
+      facts: this.facts,
+      key: factsKey(e.baseURL, found.model),
     });
   }
 }

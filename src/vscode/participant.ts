@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import type { Attachment, Call, Message, Model, Piece, Tool } from "../agent/types";
+import type { Attachment, Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
@@ -119,7 +119,8 @@ function show(stream: vscode.ChatResponseStream, piece: Piece) {
       );
       break;
     case "done":
-      if (piece.limit) stream.markdown(`\n\n_${vscode.l10n.t("Stopped at the {0} limit.", piece.limit)}_`);
+    case "stopped":
+      // Which limit ended the run is said once, from the handler, with Continue as a follow-up.
       break;
     case "error":
       stream.markdown(`\n\n**${vscode.l10n.t("Error")}:** ${piece.text}`);
@@ -172,24 +173,32 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const { files, notes } = await referencesOf(request);
     for (const f of files) stream.reference(vscode.Uri.file(f.path));
     const prompt = [promptOf(request), ...notes].join("\n\n");
+    let limit: Limit | undefined;
+    const each = (piece: Piece): void => {
+      if (piece.kind === "done" || piece.kind === "stopped") limit = piece.limit;
+      show(stream, piece);
+    };
     try {
-      await run(a, prompt, { each: (piece) => show(stream, piece), files, signal: abort.signal });
+      await run(a, prompt, { each, files, signal: abort.signal });
     } catch {
       // The error piece has already been shown.
       return { errorDetails: { message: vscode.l10n.t("The run failed.") } };
     }
-    return { metadata: { model: model.name } };
+    if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a)}_`);
+    return { metadata: { model: model.name, ...(limit ? { limit } : {}) } };
   };
   const participant = vscode.chat.createChatParticipant("tandem.chat", handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "tandem.svg");
   participant.followupProvider = {
     provideFollowups: (result) =>
-      result.metadata?.model
-        ? [
-            { prompt: vscode.l10n.t("Explain that in more detail"), label: vscode.l10n.t("Explain more") },
-            { prompt: vscode.l10n.t("What should I do next?"), label: vscode.l10n.t("Next steps") },
-          ]
-        : [],
+      result.metadata?.limit
+        ? [{ prompt: core().CONTINUE, label: vscode.l10n.t("Continue") }]
+        : result.metadata?.model
+          ? [
+              { prompt: vscode.l10n.t("Explain that in more detail"), label: vscode.l10n.t("Explain more") },
+              { prompt: vscode.l10n.t("What should I do next?"), label: vscode.l10n.t("Next steps") },
+            ]
+          : [],
   };
   context.subscriptions.push(participant);
   return participant;

@@ -27,6 +27,7 @@ export async function run(): Promise<void> {
     await import("./settings.test");
     await import("./exports.test");
     await import("./cut.test");
+    await import("./learned.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

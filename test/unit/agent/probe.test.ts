@@ -12,6 +12,7 @@ import {
   reasoning,
   stall,
   text,
+  toolCall,
   usage,
   type Dialect,
   type FixtureServer,
@@ -82,7 +83,7 @@ describe("agent: probe (Check Endpoint)", () => {
       report.verdict.note,
       "Tandem can use m: it streams, with native tool calls, reasoning in reasoning_content, a 32,768-token window and image input.",
     );
-    assert.deepEqual(learned(report), { window: 32_768, textTools: false });
+    assert.deepEqual(learned(report), { window: 32_768, textTools: false, reasoning: "reasoning_content" });
 
     // Sent as Tandem sends a turn: streamed with usage, small token caps, one tool, one PNG data URL.
     const [plain, tools, image] = server.requests.map((r) => r.body);
@@ -281,6 +282,32 @@ describe("agent: probe (Check Endpoint)", () => {
         [undefined, 16],
       ],
     );
+    assert.equal(learned(report).limit, "max_completion_tokens");
+    assert.match(markdown(report), /Token cap: sent as `max_completion_tokens`/);
+  });
+
+  it("finds an answer that starts inside reasoning (a lone </think>) and the field reasoning goes back in", async () => {
+    server.script(
+      { events: [...text("The person wants one word.</think>\n\nready", 4), finish(), usage(12, 3)] },
+      {
+        events: [
+          ...reasoning("I call echo.", "reasoning_content", 4),
+          ...toolCall(0, "c1", "echo", '{"word":"ping"}'),
+          finish("tool_calls"),
+          usage(12, 3),
+        ],
+      },
+      answer("Red"),
+    );
+    const report = await check();
+    assert.equal(report.reasoning.opens, true);
+    assert.deepEqual(learned(report), {
+      window: 32_768,
+      textTools: false,
+      reasoning: "reasoning_content",
+      opens: true,
+    });
+    assert.match(markdown(report), /Reasoning: sent back in `reasoning_content` on tool-call turns/);
   });
 
   it("a step that times out does not stop the others", async () => {

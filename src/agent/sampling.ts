@@ -1,0 +1,61 @@
+/**
+ * Which sampling fields a model takes, by its family and its endpoint — one place for the rule:
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…) refuse temperature, top_p, stop and the
+ * penalties, and take max_completion_tokens instead of max_tokens; top_k is not OpenAI's and its
+ * own API refuses it, while OpenRouter, vLLM, llama.cpp and Ollama read it.
+ */
+import type { Learned } from "./facts";
+import type { Parameters } from "./types";
+
+/** Whether `model` (an id, with or without a provider's prefix such as "openai/") is one of OpenAI's reasoning models. */
+export function openaiReasoning(model: string): boolean {
+  const id = model.toLowerCase().split("/").pop() ?? "";
+  return /^(?:o[1-9]|gpt-5)(?:$|[-.:_@])/.test(id);
+}
+
+/** Whether the endpoint at `baseURL` takes top_k: OpenAI's API and Azure OpenAI refuse it. */
+export function takesTopK(baseURL: string): boolean {
+  let host = "";
+  try {
+    host = new URL(baseURL).hostname.toLowerCase();
+  } catch {
+    return true;
+  }
+  return host !== "api.openai.com" && !host.endsWith(".openai.azure.com");
+}
+
+/** The fields OpenAI's reasoning models refuse. */
+const REFUSED_BY_REASONING = ["temperature", "top_p", "stop", "frequency_penalty", "presence_penalty"];
+
+/**
+ * The request fields of `p` for `model` at `baseURL`, leaving out what the family or the endpoint
+ * refuses (`learned.refused`) and naming the token cap as the model takes it.
+ */
+export function sampling(
+  p: Parameters,
+  model: string,
+  baseURL: string,
+  learned: Learned = {},
+  openrouter = false,
+): Record<string, unknown> {
+  const reasoning = openaiReasoning(model);
+  const refused = new Set([...(learned.refused ?? []), ...(reasoning ? REFUSED_BY_REASONING : [])]);
+  if (!takesTopK(baseURL)) refused.add("top_k");
+  const fields: Record<string, unknown> = {};
+  const put = (name: string, value: unknown): void => {
+    if (value !== undefined && !refused.has(name)) fields[name] = value;
+  };
+  put("temperature", p.temperature);
+  const limit = reasoning ? "max_completion_tokens" : (learned.limit ?? "max_tokens");
+  put(limit, p.maxTokens);
+  if (p.stop?.length) put("stop", p.stop);
+  put("top_p", p.topP);
+  put("top_k", p.topK);
+  put("frequency_penalty", p.frequencyPenalty);
+  put("presence_penalty", p.presencePenalty);
+  if (p.reasoningEffort !== undefined) {
+    if (openrouter) put("reasoning", { effort: p.reasoningEffort });
+    else put("reasoning_effort", p.reasoningEffort);
+  }
+  return fields;
+}
