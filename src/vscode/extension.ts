@@ -1,20 +1,19 @@
 import { loaded } from "./clock";
 import { apiReady } from "./api-clock";
 import vscode = require("vscode");
-import { askByNotification } from "./approval";
+import { approvalSettings, askByNotification } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerExecute } from "./execute";
-import { agentTools, openConversations, type Opened } from "./conversations";
+import { agentTools, openConversations, workspaceRoot, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
-import { keyName, settings } from "./settings";
+import { keyName } from "./settings";
 import { Status } from "./status";
-import { core } from "./core";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
@@ -41,12 +40,10 @@ export function activate(context: vscode.ExtensionContext) {
   const participant = registerParticipant(context, {
     models,
     tools: () => agentTools(editor),
-    approve: async (tool, args) => {
-      const { describeCall, ALWAYS_ASK } = core();
-      // The same per-tool rule as the panel's runs; running a command is asked about every time.
-      if (settings().approval[tool] === "allow" && !ALWAYS_ASK.has(tool)) return true;
-      return (await askByNotification(tool, describeCall(tool, args))) !== "decline";
-    },
+    // The same engine as the panel's runs judges each call; the person answers its question.
+    approve: (question) => askByNotification(question),
+    approvals: approvalSettings,
+    root: workspaceRoot,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

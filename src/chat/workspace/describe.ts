@@ -1,15 +1,22 @@
-/** One-line summaries of tool calls, for the approval notification and the call's row. */
+/**
+ * Summaries of tool calls for the approval question: one line, never cut (the person approves all
+ * of it, so all of it is shown), with hidden characters written out (see visible.ts).
+ */
 
 import { lineCount } from "./edit";
+import { visible } from "./visible";
 import { count } from "./words";
 
-/** Characters of a summary at most. */
-const WIDTH = 160;
-
-/** Text on one line (newlines and runs of whitespace become one space), clipped to `max`. */
-export function oneLine(text: string, max = WIDTH): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/**
+ * Text on one line: a line break becomes " ⏎ " (in a command it starts another command, so it
+ * must show), other runs of spaces and tabs one space; hidden characters are written out.
+ */
+export function oneLine(text: string): string {
+  const flat = text
+    .replace(/[ \t]*(?:\r?\n[ \t]*)+/g, " ⏎ ")
+    .replace(/[ \t]+/g, " ")
+    .trim();
+  return visible(flat);
 }
 
 function str(value: unknown): string | undefined {
@@ -64,7 +71,7 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
       if (query === undefined) return undefined;
       const what = args.regex === true ? `/${query}/` : JSON.stringify(query);
       const glob = str(args.glob);
-      return `${oneLine(what, 80)}${glob && glob !== "**/*" ? ` in ${glob}` : ""}`;
+      return `${oneLine(what)}${glob && glob !== "**/*" ? ` in ${glob}` : ""}`;
     }
     case "fetch_page":
       return str(args.url);
@@ -73,7 +80,7 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
   }
 }
 
-/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`. */
+/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`, whole and with hidden characters shown. */
 export function describeCall(name: string, argsJson: string): string {
   let args: unknown;
   try {
