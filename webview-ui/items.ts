@@ -254,7 +254,8 @@ class CallView implements ItemView {
       const decide = (yes: boolean, always: boolean) => () =>
         this.panel.host.post({ type: "decide", item: item.id, yes, always });
       this.decision.append(
-        h("span", { class: "muted", text: `Run ${item.name}?` }),
+        // The host's question, whole: the call never cut, hidden characters written out, and why it asks.
+        h("div", { class: "question", text: item.text || `Run ${item.name}?` }),
         button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
         button("check-all", "Always allow", decide(true, true), { showLabel: true }),
         button("close", "Decline", decide(false, false), { showLabel: true }),
