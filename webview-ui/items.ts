@@ -2,7 +2,7 @@
 import type { Item } from "../src/protocol/rows";
 import { BlockView } from "./blocks";
 import { chipsOf, filesOf, inputSummary, sourcesOf } from "./chips";
-import { button, fill, h, icon } from "./dom";
+import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import type { Store } from "./state";
 
@@ -253,13 +253,15 @@ class CallView implements ItemView {
     if (state === "approval") {
       const decide = (yes: boolean, always: boolean) => () =>
         this.panel.host.post({ type: "decide", item: item.id, yes, always });
-      this.decision.append(
+      // "Always allow" only where the host offered it, named by what it allows (this tool, or a host).
+      const always = this.panel.store.offers.get(item.id);
+      append(this.decision, [
         // The host's question, whole: the call never cut, hidden characters written out, and why it asks.
         h("div", { class: "question", text: item.text || `Run ${item.name}?` }),
         button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
-        button("check-all", "Always allow", decide(true, true), { showLabel: true }),
+        always ? button("check-all", always, decide(true, true), { showLabel: true }) : undefined,
         button("close", "Decline", decide(false, false), { showLabel: true }),
-      );
+      ]);
     }
     const chips = chipsOf(sourcesOf(item.output));
     this.sources.replaceChildren(

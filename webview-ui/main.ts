@@ -169,6 +169,12 @@ function receive(message: HostMessage): void {
       store.configured = message.configured;
       transcript.emptyChanged();
       break;
+    case "offer": {
+      store.offers.set(message.item, message.always);
+      const row = store.tables.items.get(message.item);
+      if (row && row.chat === store.chat) transcript.put(row, row);
+      break;
+    }
   }
 }
 

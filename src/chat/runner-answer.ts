@@ -39,12 +39,18 @@ export interface Runs {
   host: Host;
   /** What the person allowed for the conversation `chat` ("always"): tools, and hosts to fetch from. */
   allowed(chat: string): Allowance;
-  /** What "always" from the panel grants, by the key of each call waiting for the person. */
-  asking: Map<string, () => void>;
+  /** What "always" from the panel offers and grants, by the key of each call waiting for the person. */
+  asking: Map<string, Offer>;
   /** What the files of an earlier message add (kept, so a document is not read at every run). */
   given(user: Item): Promise<Attached>;
   /** True while the runner closes: a run ended by it is marked interrupted, not stopped. */
   closing(): boolean;
+}
+
+/** What "Always allow" offers for one call waiting for the person: its label ("" none) and its grant. */
+export interface Offer {
+  always: string;
+  grant(): void;
 }
 
 /** The assistant of the conversation with `agent`: its own, else the first, else a plain one. */
@@ -290,7 +296,7 @@ async function approveCall(
   const allowed = runs.allowed(row.chat);
   const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, async (question, j) => {
     // The panel's "Always allow" grants what the engine offered here (nothing for a protected path).
-    runs.asking.set(row.id, () => grantTo(allowed, j.always));
+    runs.asking.set(row.id, { always: question.always ?? "", grant: () => grantTo(allowed, j.always) });
     try {
       return await askPerson(runs.store, row.id, asker, halt, problem, question);
     } finally {

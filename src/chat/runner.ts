@@ -19,7 +19,7 @@ import { assistant, decided, newKey, stopped } from "./make";
 import type { Item } from "./rows";
 import type { Change, Store } from "./store";
 import type { Allowance } from "./judge";
-import { answer, givenBy, type Runs } from "./runner-answer";
+import { answer, givenBy, type Offer, type Runs } from "./runner-answer";
 import type { Host } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
@@ -41,8 +41,8 @@ export class Runner {
   /** Items this runner took as work: never answered twice. */
   private readonly taken = new Set<string>();
   private readonly allowed = new Map<string, Allowance>();
-  /** What "always" grants for each call waiting for the person (the engine's offer). */
-  private readonly asking = new Map<string, () => void>();
+  /** What "always" offers and grants for each call waiting for the person (the engine's offer). */
+  private readonly asking = new Map<string, Offer>();
   private readonly given = new Map<string, Promise<Attached>>();
   private readonly runs: Runs;
   /** What recovery found when the runner started (empty before). */
@@ -102,9 +102,14 @@ export class Runner {
   decide(key: string, yes: boolean, always = false): boolean {
     const row = this.store.get("items", key);
     if (!row || row.kind !== "call" || row.state !== "approval") return false;
-    if (yes && always) this.asking.get(key)?.();
+    if (yes && always) this.asking.get(key)?.grant();
     this.store.put("items", decided(row, yes));
     return true;
+  }
+
+  /** The label of what "Always allow" would allow for the call `key` waiting for the person; "" none. */
+  offer(key: string): string {
+    return this.asking.get(key)?.always ?? "";
   }
 
   /** Lets the tool `name` run without asking in the conversation `chat` (never past a protected path or a command). */

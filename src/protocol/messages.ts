@@ -99,6 +99,16 @@ export interface ConfiguredChanged {
   configured: boolean;
 }
 
+/**
+ * What "Always allow" would allow for the call `item` waiting for the person, as a button label
+ * ("" none: it cannot apply there, as for a command or a protected path, and is not offered).
+ */
+export interface OfferMade {
+  type: "offer";
+  item: string;
+  always: string;
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -109,7 +119,8 @@ export type HostMessage =
   | Notice
   | FilesAttached
   | SearchFound
-  | ConfiguredChanged;
+  | ConfiguredChanged
+  | OfferMade;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
