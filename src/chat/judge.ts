@@ -15,9 +15,8 @@ import {
   type Rules,
   type Verdict,
 } from "./approval";
-import { describeCall } from "./workspace/describe";
+import { described } from "./workspace/describe";
 import { protectedPath, RUNS_CODE } from "./workspace/protected";
-import { hasHidden } from "./workspace/visible";
 
 /** What "Always allow" lets by for the rest of a conversation: every call of a tool, or fetches of a host. */
 export type Grant = { tool: string } | { host: string };
@@ -35,7 +34,7 @@ export interface Judgement {
   reasons: string[];
   /** The call on one line, whole, hidden characters written out. */
   summary: string;
-  /** The call's input holds hidden characters (controls, bidi, zero-width). */
+  /** What the call shows holds hidden characters (controls, bidi, zero-width). */
   hidden: boolean;
   /** What "Always allow" would let by; undefined where it cannot apply (a command, a protected path). */
   always?: Grant;
@@ -57,16 +56,6 @@ function recordOf(input: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-/** Every string in `value`, nested ones included. */
-function strings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, entry]) => [key, ...strings(entry)]);
-  }
-  return [];
 }
 
 /** The host names of the http(s) addresses written in `texts`. */
@@ -101,9 +90,8 @@ export async function judge(
   input: string,
   rules: Rules,
 ): Promise<Judgement> {
-  const summary = describeCall(tool.name, input);
+  const { text: summary, hidden } = described(tool.name, input);
   const args = recordOf(input);
-  const hidden = hasHidden(input) || strings(args).some(hasHidden);
   const byName = verdict(tool, rules);
   if (byName === "refused") return { verdict: "refused", reasons: [], summary, hidden };
   const reasons: string[] = [];

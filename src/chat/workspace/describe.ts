@@ -4,19 +4,18 @@
  */
 
 import { lineCount } from "./edit";
-import { visible } from "./visible";
+import { hasHidden, visible } from "./visible";
 import { count } from "./words";
 
 /**
  * Text on one line: a line break becomes " ⏎ " (in a command it starts another command, so it
- * must show), other runs of spaces and tabs one space; hidden characters are written out.
+ * must show), other runs of spaces and tabs one space. Hidden characters stay (see `described`).
  */
 export function oneLine(text: string): string {
-  const flat = text
+  return text
     .replace(/[ \t]*(?:\r?\n[ \t]*)+/g, " ⏎ ")
     .replace(/[ \t]+/g, " ")
     .trim();
-  return visible(flat);
 }
 
 function str(value: unknown): string | undefined {
@@ -80,8 +79,8 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
   }
 }
 
-/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`, whole and with hidden characters shown. */
-export function describeCall(name: string, argsJson: string): string {
+/** The one-line summary of a call before hidden characters are written out. */
+function plainSummary(name: string, argsJson: string): string {
   let args: unknown;
   try {
     args = argsJson.trim() === "" ? {} : JSON.parse(argsJson);
@@ -96,4 +95,18 @@ export function describeCall(name: string, argsJson: string): string {
   if (known !== undefined) return oneLine(`${name}: ${known}`);
   const text = JSON.stringify(args);
   return oneLine(text === "{}" ? name : `${name}: ${text}`);
+}
+
+/**
+ * The summary of a call as the person reads it, and whether it hid characters: only what is shown
+ * counts (a file's content is not shown, so its Windows line ends flag nothing).
+ */
+export function described(name: string, argsJson: string): { text: string; hidden: boolean } {
+  const plain = plainSummary(name, argsJson);
+  return { text: visible(plain), hidden: hasHidden(plain) };
+}
+
+/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`, whole and with hidden characters shown. */
+export function describeCall(name: string, argsJson: string): string {
+  return described(name, argsJson).text;
 }

@@ -118,6 +118,12 @@ describe("approval engine: judging a call by its input", () => {
     );
     assert.equal(escaped.verdict, "ask", "a JSON escape hides nothing");
     assert.equal((await judge(read, args({ path: "a\u200bb" }), rules())).verdict, "allowed");
+    const windows = await judge(
+      create,
+      args({ path: "notes.md", content: "a\r\nb\u202e\r\n" }),
+      rules({ always: new Set(["create_file"]) }),
+    );
+    assert.equal(windows.verdict, "allowed", "content is not shown, so its characters flag nothing");
   });
 
   it("refuses what the rules refuse, before looking at the input", async () => {
