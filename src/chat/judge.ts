@@ -139,7 +139,7 @@ export function questionOf(name: string, judged: Judgement): Question {
   const flag = judged.hidden ? " (hidden characters)" : "";
   const short = long
     ? `Tandem wants to run ${name}${flag}. Read all of it before you answer.`
-    : text.replace(/\n/g, " ");
+    : text.replace(/\n/g, " — ");
   const always = judged.always
     ? "tool" in judged.always
       ? "Always Allow in This Conversation"

@@ -182,7 +182,7 @@ describe("approval engine: the question the person reads", () => {
     assert.equal(host.always, "Allow a.example in This Conversation");
     assert.equal(
       host.short,
-      "Tandem wants to run fetch_page: https://a.example/x It sends data to a.example: the address itself can carry it.",
+      "Tandem wants to run fetch_page: https://a.example/x — It sends data to a.example: the address itself can carry it.",
     );
   });
 
