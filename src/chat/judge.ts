@@ -15,8 +15,9 @@ import {
   type Rules,
   type Verdict,
 } from "./approval";
-import { described } from "./workspace/describe";
+import { described, oneLine } from "./workspace/describe";
 import { protectedPath, RUNS_CODE } from "./workspace/protected";
+import { visible } from "./workspace/visible";
 
 /** What "Always allow" lets by for the rest of a conversation: every call of a tool, or fetches of a host. */
 export type Grant = { tool: string } | { host: string };
@@ -100,11 +101,11 @@ export async function judge(
   let grant: Grant | undefined = coverable(tool.name, rules) ? { tool: tool.name } : undefined;
   const field = TARGETS[tool.name];
   const target = field ? args[field] : undefined;
-  if (tool.name === "run_command") reasons.push(`It can run code on your machine: it runs a command line.`);
+  if (tool.name === "run_command") reasons.push(`It ${RUNS_CODE}: it runs a command line.`);
   if (typeof target === "string" && rules.root) {
     const place = await protectedPath(rules.root, target);
     if (place) {
-      reasons.push(`It ${RUNS_CODE}: ${target} is in a protected place (${place}).`);
+      reasons.push(`It ${RUNS_CODE}: ${visible(oneLine(target))} is in a protected place (${place}).`);
       pinned = true;
     }
   }

@@ -111,6 +111,8 @@ describe("approval engine: judging a call by its input", () => {
     assert.equal(judged.hidden, true);
     assert.equal(judged.summary, "create_file: invoice⟦U+202E⟧fdp.sh (1 line)");
     assert.match(judged.reasons.join(" "), /Hidden characters/);
+    const hook = await judge(create, args({ path: ".git/hooks/\u202Eexe.txt", content: "" }), rules());
+    assert.match(hook.reasons[0], /\.git\/hooks\/⟦U\+202E⟧exe\.txt is in a protected place/);
     const escaped = await judge(
       create,
       '{"path":"a\\u200bb","content":""}',
