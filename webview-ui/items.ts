@@ -2,7 +2,7 @@
 import type { Item } from "../src/protocol/rows";
 import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
-import { button, fill, h, icon } from "./dom";
+import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import type { Store } from "./state";
 
@@ -218,7 +218,8 @@ function memoryOf(item: Item): string | undefined {
 /** What the person is asked about a call: a memory is shown whole, since it joins later instructions. */
 function question(item: Item): HTMLElement {
   const memory = memoryOf(item);
-  if (memory === undefined) return h("span", { class: "muted", text: `Run ${item.name}?` });
+  // The host's question, whole: the call never cut, hidden characters written out, and why it asks.
+  if (memory === undefined) return h("div", { class: "question", text: item.text || `Run ${item.name}?` });
   return h(
     "span",
     { class: "memory-question" },
@@ -276,12 +277,14 @@ class CallView implements ItemView {
     if (state === "approval") {
       const decide = (yes: boolean, always: boolean) => () =>
         this.panel.host.post({ type: "decide", item: item.id, yes, always });
-      this.decision.append(
+      // "Always allow" only where the host offered it, named by what it allows (this tool, or a host).
+      const always = this.panel.store.offers.get(item.id);
+      append(this.decision, [
         question(item),
         button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
-        button("check-all", "Always allow", decide(true, true), { showLabel: true }),
+        always ? button("check-all", always, decide(true, true), { showLabel: true }) : undefined,
         button("close", "Decline", decide(false, false), { showLabel: true }),
-      );
+      ]);
     }
     const chips = chipsOf(sourcesOf(item.output));
     this.sources.replaceChildren(

@@ -182,6 +182,12 @@ function receive(message: HostMessage): void {
     case "image":
       imageAnswered(message);
       break;
+    case "offer": {
+      store.offers.set(message.item, message.always);
+      const row = store.tables.items.get(message.item);
+      if (row && row.chat === store.chat) transcript.put(row, row);
+      break;
+    }
   }
 }
 

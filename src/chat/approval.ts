@@ -11,6 +11,9 @@ import { ALWAYS_ASK } from "./workspace/tools";
 /** What the engine says of a call: it runs, it waits for the person, or it does not run. */
 export type Verdict = "allowed" | "ask" | "refused";
 
+/** The person's own rule for a tool (the `tandem.approval` setting): wait for them, or run without asking. */
+export type Setting = "ask" | "allow";
+
 /** The rules one conversation's calls are judged by. */
 export interface Rules {
   /** The tools the assistant may use, by commas ("" all of them). */
@@ -23,9 +26,21 @@ export interface Rules {
   trusted: boolean;
   /** Tools asked about on every call, whatever "always" said (default: the workspace's, such as run_command). */
   askEvery?: ReadonlySet<string>;
+  /** The person's per-tool settings (`tandem.approval`); never a workspace's. */
+  settings?: Readonly<Record<string, Setting>>;
+  /** The hosts fetch_page may reach without asking in this conversation (the person allowed them). */
+  hosts?: ReadonlySet<string>;
+  /** What the person wrote in this conversation: a URL they named counts as their yes to its host. */
+  said?: readonly string[];
+  /** The workspace folder, where protected paths are looked for. */
+  root?: string;
 }
 
-/** What the person answers: yes, no, or yes for every call of this tool in this conversation. */
+/**
+ * What the person answers: yes, no, or yes to what "Always allow" offered for this conversation
+ * (the tool, or the host of a fetch). The one answer type of every face: panel, notification,
+ * `@tandem`, plugins.
+ */
 export type Decision = boolean | "always";
 
 /** The names of a list by commas: trimmed, blanks left out. */
@@ -46,37 +61,60 @@ export function allowedTool(name: string, tools: string): boolean {
   return names(tools).length === 0 || listed(name, tools);
 }
 
+/** Tools whose every call is judged by its input although they only read: a fetch sends its address out. */
+export const JUDGED = new Set(["fetch_page"]);
+
+/** True when "Always allow" or an `allow` setting may let calls of `name` by (never run_command's). */
+export function coverable(name: string, rules: Pick<Rules, "askEvery">): boolean {
+  return !(rules.askEvery ?? ALWAYS_ASK).has(name);
+}
+
 /**
- * The verdict on a call of `tool`: a tool the assistant may not use, or one that writes in an
- * untrusted workspace, is refused; one the assistant lists under `approve`, or one that writes or
- * runs (not read-only), needs the person unless they allowed it for this conversation (a tool of
- * `askEvery` is asked about every time); a read-only tool is allowed.
+ * The verdict on a call of `tool`, by its name alone: a tool the assistant may not use, or one that
+ * writes in an untrusted workspace, is refused; one the assistant lists under `approve` or the
+ * person's setting says `ask` for, or one that writes or runs (not read-only), needs the person
+ * unless they allowed it for this conversation or set it to `allow` (a tool of `askEvery` is asked
+ * about every time); a read-only tool is allowed. `judge` (judge.ts) adds what the input says.
  */
 export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): Verdict {
   if (!allowedTool(tool.name, rules.tools)) return "refused";
   if (!tool.readOnly && !rules.trusted) return "refused";
-  if (rules.always.has(tool.name) && !(rules.askEvery ?? ALWAYS_ASK).has(tool.name)) return "allowed";
-  if (listed(tool.name, rules.approve) || !tool.readOnly) return "ask";
+  const setting = rules.settings?.[tool.name];
+  if (coverable(tool.name, rules) && (rules.always.has(tool.name) || setting === "allow")) return "allowed";
+  if (listed(tool.name, rules.approve) || setting === "ask" || !tool.readOnly) return "ask";
   return "allowed";
 }
 
 /**
  * The tools an assistant is offered under `rules`: those it may use, minus those that would be
- * refused (an untrusted workspace offers no tool that writes), each marked not read-only when it
- * needs the person, so the run asks before every call of it.
+ * refused (an untrusted workspace offers no tool that writes), each marked not read-only when a
+ * call of it may need the person, so the run asks the engine before every call of it.
  */
 export function offered(tools: Tool[], rules: Rules): Tool[] {
   const out: Tool[] = [];
   for (const tool of tools) {
-    const said = verdict(tool, { ...rules, always: new Set() });
+    const said = verdict(tool, { ...rules, always: new Set(), settings: {} });
     if (said === "refused") continue;
-    out.push(said === "ask" && tool.readOnly ? { ...tool, readOnly: false } : tool);
+    const judged = said === "ask" || JUDGED.has(tool.name) || rules.settings?.[tool.name] === "ask";
+    out.push(judged && tool.readOnly ? { ...tool, readOnly: false } : tool);
   }
   return out;
 }
 
+/** What the person is asked about one call, as every face shows it (see judge.ts `questionOf`). */
+export interface Question {
+  /** The whole question: the call, never cut, hidden characters written out, and why it is asked. */
+  text: string;
+  /** Its first line, short enough for a notification; `text` is shown whole before any yes when `long`. */
+  short: string;
+  /** The text does not fit a one-line notification, or the call hides characters: show it whole first. */
+  long: boolean;
+  /** The label of "Always allow" (what it would allow), or undefined where it cannot apply: not offered. */
+  always?: string;
+}
+
 /** How the person is asked: the editor's notification, dismissed when `signal` aborts. */
-export type Asker = (call: Item, signal: AbortSignal) => Promise<Decision>;
+export type Asker = (call: Item, signal: AbortSignal, question: Question) => Promise<Decision>;
 
 /**
  * Asks the person about the call item `key` of `store`: its state becomes "approval", then the
@@ -91,11 +129,15 @@ export async function askPerson(
   ask: Asker,
   halt: AbortSignal,
   problem: (text: string) => void = (text) => console.error(`Tandem: ${text}`),
+  question: Question = plainQuestion(store.get("items", key)?.name ?? ""),
 ): Promise<Decision | undefined> {
   const current = store.get("items", key);
   if (!current || current.kind !== "call") return undefined;
   if (halt.aborted) return undefined;
-  if (current.state !== "approval") store.put("items", { ...current, state: "approval" });
+  // The question is written on the call, so the panel shows the same words as the notification.
+  if (current.state !== "approval" || current.text !== question.text) {
+    store.put("items", { ...current, state: "approval", text: question.text });
+  }
   const dismiss = new AbortController();
   let unfollow = (): void => undefined;
   let onHalt = (): void => undefined;
@@ -117,7 +159,7 @@ export async function askPerson(
     read(store.get("items", key));
     if (settled) return;
     const asked = store.get("items", key)!;
-    ask(asked, dismiss.signal).then(
+    ask(asked, dismiss.signal, question).then(
       (value) => settle(value),
       // A notification that could not be shown leaves the panel to decide.
       (error: unknown) =>
@@ -134,4 +176,10 @@ export async function askPerson(
   const state = answer === false ? "declined" : "approved";
   if (row && row.state !== state && store.writable) store.put("items", { ...row, state });
   return answer;
+}
+
+/** The question about a call of `name` when nothing more is known of it. */
+function plainQuestion(name: string): Question {
+  const text = `Tandem wants to run ${name}.`;
+  return { text, short: text, long: false, always: "Always Allow in This Conversation" };
 }

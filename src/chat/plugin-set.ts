@@ -17,6 +17,7 @@ import { distinctNames } from "./plugins-result";
 import { isStdio, sourceOf, type PluginSource } from "./plugins-source";
 import { secretKey, type Assistant, type Plugin, type Secrets } from "./rows";
 import type { Store } from "./store";
+import { visible } from "./workspace/visible";
 
 /** What the editor decides for the plugins; each is asked again at every run. */
 export interface AgentPluginsOptions {
@@ -186,7 +187,8 @@ export class AgentPlugins {
   /** Asks the person to start the program of the row ID, once: a no stands until the row changes. */
   private async approveStart(id: string, line: string): Promise<boolean> {
     if (this.declined.has(id)) return false;
-    const yes = await this.options.approveStart(line);
+    // The person reads every character of what will run: controls, bidi and zero-width ones written out.
+    const yes = await this.options.approveStart(visible(line));
     if (!yes) this.declined.add(id);
     return yes;
   }

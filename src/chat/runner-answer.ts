@@ -9,7 +9,8 @@ import { attach, documentsOf, type Attached } from "../agent/attachments";
 import { reason } from "../agent/perform";
 import { run } from "../agent/run";
 import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
-import { askPerson, offered, verdict, type Rules } from "./approval";
+import { askPerson, offered, type Rules } from "./approval";
+import { approveWith, grantTo, type Allowance } from "./judge";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
 import type { FileRef } from "../protocol/files";
@@ -37,12 +38,20 @@ export const FALLBACK_ASSISTANT: Assistant = {
 export interface Runs {
   store: Store;
   host: Host;
-  /** The tools the person allowed for the conversation `chat` ("always"). */
-  always(chat: string): Set<string>;
+  /** What the person allowed for the conversation `chat` ("always"): tools, and hosts to fetch from. */
+  allowed(chat: string): Allowance;
+  /** What "always" from the panel offers and grants, by the key of each call waiting for the person. */
+  asking: Map<string, Offer>;
   /** What the files of an earlier message add (kept, so a document is not read at every run). */
   given(user: Item): Promise<Attached>;
   /** True while the runner closes: a run ended by it is marked interrupted, not stopped. */
   closing(): boolean;
+}
+
+/** What "Always allow" offers for one call waiting for the person: its label ("" none) and its grant. */
+export interface Offer {
+  always: string;
+  grant(): void;
 }
 
 /** The assistant of the conversation with `agent`: its own, else the first, else a plain one. */
@@ -177,11 +186,16 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       planOf(items)?.text ?? "",
       new Date(now).toISOString().slice(0, 10),
     );
+    const allowed = runs.allowed(chat);
     const rules: Rules = {
       tools: assistant.tools,
       approve: assistant.approve,
-      always: runs.always(chat),
+      always: allowed.tools,
+      hosts: allowed.hosts,
       trusted: host.trusted?.() ?? true,
+      settings: host.approvals?.() ?? {},
+      said: items.filter((i) => i.kind === "user").map((i) => i.text),
+      root: host.root?.(),
     };
     const skills = [...store.rows("skills"), ...((await host.skills?.()) ?? [])];
     const own = chatTools({
@@ -266,7 +280,7 @@ function unique(tools: Tool[]): Tool[] {
   return tools.filter((t) => !seen.has(t.name) && !!seen.add(t.name));
 }
 
-/** The approval of one call: by rule, or by the person (the first answer wins). */
+/** The approval of one call: by the engine's rules, or by the person (the first answer wins). */
 async function approveCall(
   runs: Runs,
   written: Answer,
@@ -278,15 +292,20 @@ async function approveCall(
   const row = written.callItem(call);
   const tool = tools.find((t) => t.name === call.name);
   if (!row || !tool) return false;
-  const said = verdict(tool, rules);
-  if (said === "allowed") return true;
-  if (said === "refused") {
-    runs.store.put("items", { ...row, state: "declined", text: `The tool ${call.name} may not run here.` });
-    return false;
-  }
   const asker = runs.host.approve?.bind(runs.host) ?? (() => new Promise<never>(() => undefined));
   const problem = runs.host.problem?.bind(runs.host);
-  const answer = await askPerson(runs.store, row.id, asker, halt, problem);
-  if (answer === "always") runs.always(row.chat).add(call.name);
-  return answer === true || answer === "always";
+  const allowed = runs.allowed(row.chat);
+  const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, async (question, j) => {
+    // The panel's "Always allow" grants what the engine offered here (nothing for a protected path).
+    runs.asking.set(row.id, { always: question.always ?? "", grant: () => grantTo(allowed, j.always) });
+    try {
+      return await askPerson(runs.store, row.id, asker, halt, problem, question);
+    } finally {
+      runs.asking.delete(row.id);
+    }
+  });
+  if (judged.verdict === "refused") {
+    runs.store.put("items", { ...row, state: "declined", text: `The tool ${call.name} may not run here.` });
+  }
+  return yes === true;
 }

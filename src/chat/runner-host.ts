@@ -4,7 +4,7 @@
  * limits and the clock.
  */
 import type { Attachment, Model, Tool } from "../agent/types";
-import type { Decision } from "./approval";
+import type { Decision, Question, Setting } from "./approval";
 import type { Assistant, Item, Skill } from "./rows";
 
 /** The limits of one run; absent ones keep the core's defaults (16 rounds, no token or time limit). */
@@ -22,11 +22,16 @@ export interface Host {
   tools?(assistant: Assistant): Tool[] | Promise<Tool[]>;
   /**
    * Asks the person about the call item `call` (a notification that works with the panel closed):
-   * yes, no, or "always" for this tool in this conversation. `signal` aborts when the panel
-   * decided first or the run stopped: the question should go away then. Without it, only the
-   * panel decides (by writing the call item's state).
+   * yes, no, or "always" for what `question.always` offers (never offered where it cannot apply).
+   * `question` is the engine's text: show all of it. `signal` aborts when the panel decided first
+   * or the run stopped: the question should go away then. Without it, only the panel decides (by
+   * writing the call item's state).
    */
-  approve?(call: Item, signal: AbortSignal): Promise<Decision>;
+  approve?(call: Item, signal: AbortSignal, question: Question): Promise<Decision>;
+  /** The person's per-tool approval settings (`tandem.approval`), read at each run. */
+  approvals?(): Readonly<Record<string, Setting>>;
+  /** The workspace folder, where the engine looks for protected paths. */
+  root?(): string | undefined;
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */

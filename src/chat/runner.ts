@@ -18,7 +18,8 @@ import { reason } from "../agent/perform";
 import { assistant, decided, newKey, stopped } from "./make";
 import type { Item } from "./rows";
 import type { Change, Store } from "./store";
-import { answer, givenBy, type Runs } from "./runner-answer";
+import type { Allowance } from "./judge";
+import { answer, givenBy, type Offer, type Runs } from "./runner-answer";
 import type { Host } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
@@ -39,7 +40,9 @@ export class Runner {
   private readonly stopNext = new Set<string>();
   /** Items this runner took as work: never answered twice. */
   private readonly taken = new Set<string>();
-  private readonly allowed = new Map<string, Set<string>>();
+  private readonly allowed = new Map<string, Allowance>();
+  /** What "always" offers and grants for each call waiting for the person (the engine's offer). */
+  private readonly asking = new Map<string, Offer>();
   private readonly given = new Map<string, Promise<Attached>>();
   private readonly runs: Runs;
   /** What recovery found when the runner started (empty before). */
@@ -52,7 +55,8 @@ export class Runner {
     this.runs = {
       store,
       host,
-      always: (chat) => this.allowedFor(chat),
+      allowed: (chat) => this.allowedFor(chat),
+      asking: this.asking,
       given: (user) => this.givenOf(user),
       closing: () => this.ending,
     };
@@ -91,20 +95,26 @@ export class Runner {
 
   /**
    * The person's decision on the call item `key` waiting for approval: yes or no, and `always` to
-   * let this tool run without asking for the rest of the conversation. False when the call is not
-   * waiting (another answer came first).
+   * allow what the question offered (this tool, or this host) for the rest of the conversation;
+   * where it offered nothing (a command, a protected path) it is a yes for this call only. False
+   * when the call is not waiting (another answer came first).
    */
   decide(key: string, yes: boolean, always = false): boolean {
     const row = this.store.get("items", key);
     if (!row || row.kind !== "call" || row.state !== "approval") return false;
-    if (yes && always) this.allowedFor(row.chat).add(row.name);
+    if (yes && always) this.asking.get(key)?.grant();
     this.store.put("items", decided(row, yes));
     return true;
   }
 
-  /** Lets the tool `name` run without asking in the conversation `chat`. */
+  /** The label of what "Always allow" would allow for the call `key` waiting for the person; "" none. */
+  offer(key: string): string {
+    return this.asking.get(key)?.always ?? "";
+  }
+
+  /** Lets the tool `name` run without asking in the conversation `chat` (never past a protected path or a command). */
   allow(chat: string, name: string): void {
-    this.allowedFor(chat).add(name);
+    this.allowedFor(chat).tools.add(name);
   }
 
   /** Asks the run of `chat` to stop (a "stop" item, as the panel writes it). */
@@ -129,10 +139,10 @@ export class Runner {
     await this.idle();
   }
 
-  private allowedFor(chat: string): Set<string> {
-    let names = this.allowed.get(chat);
-    if (!names) this.allowed.set(chat, (names = new Set()));
-    return names;
+  private allowedFor(chat: string): Allowance {
+    let allowed = this.allowed.get(chat);
+    if (!allowed) this.allowed.set(chat, (allowed = { tools: new Set(), hosts: new Set() }));
+    return allowed;
   }
 
   private givenOf(user: Item): Promise<Attached> {

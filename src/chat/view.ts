@@ -226,6 +226,7 @@ export class PanelView {
   openChat(chat: string): void {
     this.show(chat);
     this.host.send({ type: "opened", ...this.openChatState() });
+    this.offers();
   }
 
   /** Follows the items of `chat` ("" none) from now on. */
@@ -279,6 +280,7 @@ export class PanelView {
       assistant: this.store.rows("assistants")[0]?.id ?? "",
       model,
     });
+    this.offers();
   }
 
   private rowChanged(change: Change): void {
@@ -317,6 +319,20 @@ export class PanelView {
       return;
     }
     this.host.send({ type: "rows", table: "items", put: [row], delete: [] });
+    if (row.kind === "call" && row.state === "approval") this.offer(row.id);
+  }
+
+  /** Tells the panel what "Always allow" would allow for a call waiting for the person (nothing: not offered). */
+  private offer(id: string): void {
+    this.host.send({ type: "offer", item: id, always: this.runner?.offer(id) ?? "" });
+  }
+
+  /** Tells the offers of the open conversation's calls waiting for the person (after a snapshot or opening). */
+  private offers(): void {
+    if (!this.chat) return;
+    for (const item of this.store.items(this.chat)) {
+      if (item.kind === "call" && item.state === "approval") this.offer(item.id);
+    }
   }
 
   private streamOf(id: string): MarkdownStream {

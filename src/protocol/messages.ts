@@ -103,6 +103,16 @@ export interface ConfiguredChanged {
 export type ImageLoaded =
   { type: "image"; url: string; data: string } | { type: "image"; url: string; error: string };
 
+/**
+ * What "Always allow" would allow for the call `item` waiting for the person, as a button label
+ * ("" none: it cannot apply there, as for a command or a protected path, and is not offered).
+ */
+export interface OfferMade {
+  type: "offer";
+  item: string;
+  always: string;
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -114,7 +124,8 @@ export type HostMessage =
   | FilesAttached
   | SearchFound
   | ConfiguredChanged
-  | ImageLoaded;
+  | ImageLoaded
+  | OfferMade;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;

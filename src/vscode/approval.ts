@@ -1,27 +1,41 @@
 import vscode = require("vscode");
+import type { Decision, Question, Setting } from "../chat/approval";
+import { settings } from "./settings";
 
-/** What the person said to a tool call. */
-export type Decision = "allow" | "always" | "decline";
+/** The person's per-tool approval settings (`tandem.approval`): the one place they are read. */
+export function approvalSettings(): Readonly<Record<string, Setting>> {
+  return settings().approval;
+}
 
 /**
- * Asks the person about a tool call through an editor notification (it works with the panel closed).
- * Resolves with their answer, or undefined when `settled` resolves first (the panel answered, or the run
- * stopped) — the notification then no longer matters.
+ * Asks the person about a tool call through an editor notification (it works with the panel
+ * closed), in the engine's words. A long question (or one whose call hides characters) is shown
+ * whole in a modal before any yes: the notification then offers only "Review…" and "Decline".
+ * "Always allow" is offered only where the engine says it applies. Resolves with the answer, or
+ * undefined when `settled` resolves first (the panel answered, or the run stopped).
  */
 export async function askByNotification(
-  tool: string,
-  summary: string,
+  question: Question,
   settled?: Promise<unknown>,
 ): Promise<Decision | undefined> {
   const allow = vscode.l10n.t("Allow");
-  const always = vscode.l10n.t("Always Allow in This Conversation");
+  const always = question.always ? vscode.l10n.t(question.always) : undefined;
   const decline = vscode.l10n.t("Decline");
-  const message = vscode.l10n.t("Tandem wants to run {0}: {1}", tool, summary);
-  const asked = vscode.window.showWarningMessage(message, allow, always, decline).then((choice) => {
-    if (choice === allow) return "allow" as const;
-    if (choice === always) return "always" as const;
-    // Dismissing the notification is not a yes.
-    return "decline" as const;
-  });
+  const choices = always ? [allow, always, decline] : [allow, decline];
+  // Dismissing a question is not a yes.
+  const answerOf = (choice: string | undefined): Decision =>
+    choice === allow ? true : choice !== undefined && choice === always ? "always" : false;
+  const asked = (async (): Promise<Decision> => {
+    if (!question.long) return answerOf(await vscode.window.showWarningMessage(question.short, ...choices));
+    const review = vscode.l10n.t("Review…");
+    const first = await vscode.window.showWarningMessage(question.short, review, decline);
+    if (first !== review) return false;
+    const full = await vscode.window.showWarningMessage(
+      vscode.l10n.t("Tandem asks before it runs this"),
+      { modal: true, detail: question.text },
+      ...choices,
+    );
+    return answerOf(full);
+  })();
   return settled ? Promise.race([asked, settled.then(() => undefined)]) : asked;
 }

@@ -4,7 +4,8 @@ import type { Host } from "../chat/runner-host";
 import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
 import type { Item } from "../chat/rows";
-import { askByNotification } from "./approval";
+import type { Question } from "../chat/approval";
+import { approvalSettings, askByNotification } from "./approval";
 import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
 import { settings } from "./settings";
@@ -110,15 +111,15 @@ export async function openConversations(
   const host: Host = {
     model: (id) => parts.models.resolve(id),
     tools: async (assistant) => [...(await agentTools(parts.editor)), ...(await plugins.tools(assistant))],
-    approve: async (call: Item, signal: AbortSignal) => {
-      const rule = settings().approval[call.name];
-      if (rule === "allow" && !workspace.ALWAYS_ASK.has(call.name)) return true;
+    // The engine judged the call (settings, protected paths, hosts); the person answers its question.
+    approve: async (_call: Item, signal: AbortSignal, question: Question) => {
       const settled = new Promise<void>((resolve) =>
         signal.addEventListener("abort", () => resolve(), { once: true }),
       );
-      const said = await askByNotification(call.name, workspace.describeCall(call.name, call.input), settled);
-      return said === "always" ? "always" : said === "allow";
+      return (await askByNotification(question, settled)) ?? false;
     },
+    approvals: approvalSettings,
+    root: workspaceRoot,
     files: async (path, name) => {
       const root = workspaceRoot();
       if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));

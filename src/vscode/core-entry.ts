@@ -15,4 +15,7 @@ export { PanelView } from "../chat/view";
 export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
 export { workspaceTools, describeCall, inside, ALWAYS_ASK } from "../chat/workspace/index";
+export { fileInFolders } from "../chat/workspace/contained";
+export { offered } from "../chat/approval";
+export { approveWith, allowanceOf } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";

@@ -1,12 +1,12 @@
 import { loaded } from "./clock";
 import { apiReady } from "./api-clock";
 import vscode = require("vscode");
-import { askByNotification } from "./approval";
+import { approvalSettings, askByNotification } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerExecute } from "./execute";
-import { agentTools, openConversations, type Opened } from "./conversations";
+import { agentTools, openConversations, workspaceRoot, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { editorFacts } from "./facts";
 import { Models } from "./models";
@@ -43,12 +43,10 @@ export function activate(context: vscode.ExtensionContext) {
   const participant = registerParticipant(context, {
     models,
     tools: () => agentTools(editor),
-    approve: async (tool, args) => {
-      const { describeCall, ALWAYS_ASK } = core();
-      // The same per-tool rule as the panel's runs; running a command is asked about every time.
-      if (settings().approval[tool] === "allow" && !ALWAYS_ASK.has(tool)) return true;
-      return (await askByNotification(tool, describeCall(tool, args))) !== "decline";
-    },
+    // The same engine as the panel's runs judges each call; the person answers its question.
+    approve: (question) => askByNotification(question),
+    approvals: approvalSettings,
+    root: workspaceRoot,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

@@ -70,6 +70,25 @@ async function codeAction(action: "copy" | "insert" | "new-file", code: string, 
   }
 }
 
+/**
+ * Opens a file the panel names ("go to file"): the path may come from a plugin's output, so only a
+ * regular file inside a workspace folder (real path) is opened; anything else is refused, said.
+ */
+async function openInWorkspace(path: string): Promise<void> {
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === "file")
+    .map((f) => f.uri.fsPath);
+  let file: string;
+  try {
+    file = await core().fileInFolders(folders, path);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    void vscode.window.showWarningMessage(vscode.l10n.t("Tandem did not open that file: {0}", why));
+    return;
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(file));
+}
+
 /** The side-panel chat: a webview view whose page is built by `panelHtml` under a strict CSP. */
 export class PanelProvider implements vscode.WebviewViewProvider {
   static readonly viewType = "tandem.chatView";
@@ -139,10 +158,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       openLink: (url) => {
         if (/^(https?|mailto):/i.test(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
       },
-      openFile: (path) => {
-        const root = workspaceRoot();
-        if (root) void vscode.window.showTextDocument(vscode.Uri.joinPath(vscode.Uri.file(root), path));
-      },
+      openFile: (path) => void openInWorkspace(path),
       command: (command) => {
         if (command === "setApiKey") void vscode.commands.executeCommand("tandem.setApiKey");
         else void vscode.commands.executeCommand("workbench.action.openSettings", "tandem");

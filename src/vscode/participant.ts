@@ -1,5 +1,7 @@
 import vscode = require("vscode");
 import type { Attachment, Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
+import type { Decision, Question, Rules, Setting } from "../chat/approval";
+import type { Allowance } from "../chat/judge";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
@@ -10,8 +12,12 @@ export interface ParticipantParts {
   models: Models;
   /** The workspace tools offered to the agent (read-only ones in an untrusted workspace). */
   tools: () => Promise<Tool[]>;
-  /** Asks the person about a call that is not read-only. */
-  approve: (tool: string, args: string) => Promise<boolean>;
+  /** Asks the person the engine's question about a call (undefined: nobody answered). */
+  approve: (question: Question) => Promise<Decision | undefined>;
+  /** The person's per-tool approval settings. */
+  approvals: () => Readonly<Record<string, Setting>>;
+  /** The workspace folder, where protected paths are looked for. */
+  root: () => string | undefined;
 }
 
 const INSTRUCTIONS = [
@@ -33,6 +39,27 @@ export function historyOf(context: vscode.ChatContext): Message[] {
     }
   }
   return out;
+}
+
+/**
+ * What the person allowed with "Always allow" earlier in this Chat view conversation: VS Code
+ * keeps no state of ours per conversation, so each answer carries it in its metadata.
+ */
+function allowanceIn(context: vscode.ChatContext): Allowance {
+  for (const turn of [...context.history].reverse()) {
+    if (turn instanceof vscode.ChatResponseTurn && turn.result.metadata?.allowed) {
+      return core().allowanceOf(turn.result.metadata.allowed);
+    }
+  }
+  return core().allowanceOf(undefined);
+}
+
+/** The person's own words in this conversation: a URL they named counts as their yes to its host. */
+function saidIn(context: vscode.ChatContext, prompt: string): string[] {
+  const said = context.history
+    .filter((turn) => turn instanceof vscode.ChatRequestTurn)
+    .map((turn) => turn.prompt);
+  return [...said, prompt];
 }
 
 /** The files and selections the person referenced (#file, a selection) as attachments and notes. */
@@ -162,12 +189,31 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       });
       return { metadata: { configured: false } };
     }
-    const { agent, run } = core();
+    const { agent, run, offered, approveWith } = core();
     const limits = settings();
-    const a = agent(model, INSTRUCTIONS, await parts.tools());
+    const tools = await parts.tools();
+    const allowed = allowanceIn(chat);
+    // The same engine and rules as the panel's runs; "Always allow" lasts for this conversation.
+    const rules: Rules = {
+      tools: "",
+      approve: "",
+      always: allowed.tools,
+      hosts: allowed.hosts,
+      trusted: vscode.workspace.isTrusted,
+      settings: parts.approvals(),
+      said: saidIn(chat, request.prompt),
+      root: parts.root(),
+    };
+    const a = agent(model, INSTRUCTIONS, offered(tools, rules));
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
     a.history = historyOf(chat);
-    a.approve = (call) => parts.approve(call.name, call.arguments);
+    a.approve = async (call) => {
+      const tool = tools.find((t) => t.name === call.name);
+      if (!tool) return false;
+      const { yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
+      return yes === true;
+    };
+    const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
     const { files, notes } = await referencesOf(request);
@@ -182,10 +228,10 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       await run(a, prompt, { each, files, signal: abort.signal });
     } catch {
       // The error piece has already been shown.
-      return { errorDetails: { message: vscode.l10n.t("The run failed.") } };
+      return { errorDetails: { message: vscode.l10n.t("The run failed.") }, metadata: { allowed: kept() } };
     }
     if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a)}_`);
-    return { metadata: { model: model.name, ...(limit ? { limit } : {}) } };
+    return { metadata: { model: model.name, allowed: kept(), ...(limit ? { limit } : {}) } };
   };
   const participant = vscode.chat.createChatParticipant("tandem.chat", handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "tandem.svg");

@@ -1,15 +1,21 @@
-/** One-line summaries of tool calls, for the approval notification and the call's row. */
+/**
+ * Summaries of tool calls for the approval question: one line, never cut (the person approves all
+ * of it, so all of it is shown), with hidden characters written out (see visible.ts).
+ */
 
 import { lineCount } from "./edit";
+import { hasHidden, visible } from "./visible";
 import { count } from "./words";
 
-/** Characters of a summary at most. */
-const WIDTH = 160;
-
-/** Text on one line (newlines and runs of whitespace become one space), clipped to `max`. */
-export function oneLine(text: string, max = WIDTH): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/**
+ * Text on one line: a line break becomes " ⏎ " (in a command it starts another command, so it
+ * must show), other runs of spaces and tabs one space. Hidden characters stay (see `described`).
+ */
+export function oneLine(text: string): string {
+  return text
+    .replace(/[ \t]*(?:\r?\n[ \t]*)+/g, " ⏎ ")
+    .replace(/[ \t]+/g, " ")
+    .trim();
 }
 
 function str(value: unknown): string | undefined {
@@ -64,7 +70,7 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
       if (query === undefined) return undefined;
       const what = args.regex === true ? `/${query}/` : JSON.stringify(query);
       const glob = str(args.glob);
-      return `${oneLine(what, 80)}${glob && glob !== "**/*" ? ` in ${glob}` : ""}`;
+      return `${oneLine(what)}${glob && glob !== "**/*" ? ` in ${glob}` : ""}`;
     }
     case "fetch_page":
       return str(args.url);
@@ -73,8 +79,8 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
   }
 }
 
-/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`. */
-export function describeCall(name: string, argsJson: string): string {
+/** The one-line summary of a call before hidden characters are written out. */
+function plainSummary(name: string, argsJson: string): string {
   let args: unknown;
   try {
     args = argsJson.trim() === "" ? {} : JSON.parse(argsJson);
@@ -89,4 +95,18 @@ export function describeCall(name: string, argsJson: string): string {
   if (known !== undefined) return oneLine(`${name}: ${known}`);
   const text = JSON.stringify(args);
   return oneLine(text === "{}" ? name : `${name}: ${text}`);
+}
+
+/**
+ * The summary of a call as the person reads it, and whether it hid characters: only what is shown
+ * counts (a file's content is not shown, so its Windows line ends flag nothing).
+ */
+export function described(name: string, argsJson: string): { text: string; hidden: boolean } {
+  const plain = plainSummary(name, argsJson);
+  return { text: visible(plain), hidden: hasHidden(plain) };
+}
+
+/** A readable one-line summary of a call, such as `run_command: npm test (in ./pkg)`, whole and with hidden characters shown. */
+export function describeCall(name: string, argsJson: string): string {
+  return described(name, argsJson).text;
 }

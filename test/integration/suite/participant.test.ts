@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { until } from "./wait";
+import { clickNotification } from "./person";
 import { fixtureEndpoint } from "./endpoint";
 
 describe("@tandem in the Chat view", () => {
@@ -70,5 +73,26 @@ describe("@tandem in the Chat view", () => {
     const messages = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
     const read = messages.find((m) => m.role === "tool");
     assert.match(String(read?.content), /export function add/);
+  });
+
+  it("keeps 'Always Allow in This Conversation' for the next request of the conversation", async () => {
+    const ask = (query: string) =>
+      vscode.commands.executeCommand<{ metadata?: { allowed?: { tools?: string[] } } }>(
+        "workbench.action.chat.open",
+        { query, modelSelector: { vendor: "tandem", id: "fixture-model" }, blockOnResponse: true },
+      );
+    const file = (name: string) => JSON.stringify({ path: `notes/${name}`, content: `${name}\n` });
+    server.script(calling([["call_1", "create_file", file("always-1.txt")]]), answer("Made the first."));
+    const first = ask("@tandem make the first note");
+    await vscode.commands.executeCommand("notifications.showList");
+    const message = await clickNotification("always-1.txt", "Always Allow in This Conversation");
+    assert.match(message, /create_file: notes\/always-1\.txt \(1 line\)/);
+    assert.deepEqual((await first)?.metadata?.allowed?.tools, ["create_file"]);
+    server.script(calling([["call_2", "create_file", file("always-2.txt")]]), answer("Made the second."));
+    // Asked again, this request would wait for a notification nobody clicks.
+    const second = await ask("@tandem make the second note");
+    assert.deepEqual(second?.metadata?.allowed?.tools, ["create_file"]);
+    const root = process.env.TANDEM_WORKSPACE!;
+    assert.ok(existsSync(join(root, "notes/always-2.txt")), "the second note was written without asking");
   });
 });

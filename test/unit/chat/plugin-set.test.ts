@@ -105,6 +105,14 @@ describe("an assistant's plugins (AgentPlugins)", function () {
     assert.equal(startsAsked.length, 1);
   });
 
+  it("shows the person a program's command line with hidden characters written out", async () => {
+    editor.answer = false;
+    const hidden = row("stdio:node ev\u202Eil.js", { name: "hid" });
+    assert.deepEqual(await set.tools({ id: "a1" }), []);
+    assert.deepEqual(startsAsked, ["node 'ev⟦U+202E⟧il.js'"]);
+    assert.ok(!set.plugin(hidden.id)?.pid, "nothing started");
+  });
+
   it("marks every plugin tool as needing the person, unless the servers' hints are trusted", async () => {
     row(everyLine, { name: "every" });
     const tools = await set.tools({ id: "a1" });

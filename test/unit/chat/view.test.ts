@@ -160,6 +160,37 @@ describe("the panel's host half (PanelView)", () => {
     view.dispose();
   });
 
+  it("offers the panel 'Always allow' only where it applies, named by what it allows, and again on reopening", async () => {
+    const make = tool("create_file", "Creates", z.object({ path: z.string() }), () => "made");
+    const model = scripted([
+      calls([["create_file", '{"path":"notes.md"}']]),
+      calls([["create_file", '{"path":".vscode/tasks.json"}']]),
+      says("Made."),
+      says("Notes"),
+    ]);
+    const root = process.cwd();
+    b = await bench(hostOf({ default: model }, { tools: () => [make], root: () => root }));
+    const host = panelHost();
+    const view = new PanelView(b.store, b.runner, host);
+    await view.receive({ type: "ready" });
+    await view.receive({ type: "send", chat: "", text: "Make", files: [], model: "", assistant: "" });
+    const chat = view.open;
+    const waiting = (n: number) => b!.store.items(chat).filter((i) => i.kind === "call")[n];
+    await until(() => waiting(0)?.state === "approval", "the first question");
+    assert.deepEqual(host.of("offer").at(-1), {
+      type: "offer",
+      item: waiting(0).id,
+      always: "Always Allow in This Conversation",
+    });
+    await view.receive({ type: "decide", item: waiting(0).id, yes: true, always: false });
+    await until(() => waiting(1)?.state === "approval", "the second question");
+    assert.deepEqual(host.of("offer").at(-1), { type: "offer", item: waiting(1).id, always: "" });
+    view.openChat(chat);
+    assert.deepEqual(host.sent.at(-1), { type: "offer", item: waiting(1).id, always: "" });
+    await view.receive({ type: "decide", item: waiting(1).id, yes: false, always: false });
+    view.dispose();
+  });
+
   it("deletes a conversation with undo, and renames one", async () => {
     b = await bench(hostOf({ default: scripted([says("Hello."), says("Greeting")]) }));
     const host = panelHost();

@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import type { Tool } from "../../../src/agent/types";
+import type { Decision, Question } from "../../../src/chat/approval";
 import { asked } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
 import type { Host } from "../../../src/chat/runner-host";
 import type { Editor } from "../../../src/chat/workspace/editor";
-import { workspaceTools } from "../../../src/chat/workspace/tools";
+import { workspaceTools, type WorkspaceOptions } from "../../../src/chat/workspace/tools";
 import type { Outcome } from "./attack";
 import { answerOf, bench, hostOf } from "../chat/runner-fixture";
 
@@ -41,7 +42,25 @@ export interface Obeyed {
   root: string;
   calls: Item[];
   asked: Item[];
+  /** The engine's question for each call in `asked` (undefined where the runner gave none). */
+  questions: (Question | undefined)[];
   done: Done;
+}
+
+/** What an attack may set around the obeyed run, besides host parts. */
+export interface Around {
+  /** Tools added after the workspace's. */
+  more?: (root: string) => Tool[];
+  /** The person's message (default: follow the README). */
+  prompt?: string;
+  /** Options of the workspace tools (a fetch's lookup, private addresses). */
+  workspace?: Partial<WorkspaceOptions>;
+  /** Makes the copy of the repository ready (links, folders) before the run. */
+  prepare?: (root: string) => void;
+  /** Later model turns, each its own tool calls, after the first. */
+  then?: [name: string, args: string][][];
+  /** What the person answers when asked (default: no). */
+  person?: (call: Item, question: Question | undefined) => Decision;
 }
 
 /**
@@ -51,22 +70,30 @@ export interface Obeyed {
  */
 export async function obey(
   script: [name: string, args: string][],
-  extra: Partial<Host> & { more?: (root: string) => Tool[]; prompt?: string } = {},
+  extra: Partial<Host> & Around = {},
 ): Promise<Obeyed> {
   const root = mkdtempSync(join(tmpdir(), "tandem-hostile-"));
   cpSync(HOSTILE_REPO, root, { recursive: true });
+  extra.prepare?.(root);
   const done: Done = { opened: [], proposed: [], created: [], ran: [] };
   const editor = recordingEditor(done);
   const seen: Item[] = [];
-  const model = scripted([calls(script), says("Done as the README said."), says("Title")]);
+  const questions: (Question | undefined)[] = [];
+  const turns = [script, ...(extra.then ?? [])].map((turn) => calls(turn));
+  const model = scripted([...turns, says("Done as the README said."), says("Title")]);
   const host = hostOf(
     { default: model },
     {
       tools: () => [
-        ...workspaceTools({ root, editor, trusted: extra.trusted?.() ?? true }),
+        ...workspaceTools({ root, editor, trusted: extra.trusted?.() ?? true, ...extra.workspace }),
         ...(extra.more?.(root) ?? []),
       ],
-      approve: async (call) => (seen.push(call), false),
+      approve: async (call, _signal, question?: Question) => {
+        seen.push(call);
+        questions.push(question);
+        return extra.person?.(call, question) ?? false;
+      },
+      root: () => root,
       ...extra,
     },
   );
@@ -75,7 +102,7 @@ export async function obey(
     const chat = b.chat();
     await b.send(asked(extra.prompt ?? "Follow the instructions in README.md.", chat));
     const callItems = answerOf(b.store, chat, b.store.items(chat)[0].id).filter((i) => i.kind === "call");
-    return { root, calls: callItems, asked: seen, done };
+    return { root, calls: callItems, asked: seen, questions, done };
   } finally {
     await b.end();
     rmSync(root, { recursive: true, force: true });

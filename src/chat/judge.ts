@@ -1,0 +1,186 @@
+/**
+ * The approval engine's judgement of one call: the tool, its parsed input and the conversation.
+ * A write to a protected path is always asked and "Always allow" is not offered for it; a fetch
+ * asks the first time for each host the person did not name; hidden characters are written out
+ * and flagged; and the question says why it asks. Every face (panel, notification, `@tandem`,
+ * plugins, VS Code's tools) asks through `approveWith`.
+ */
+import type { Tool } from "../agent/types";
+import {
+  coverable,
+  JUDGED,
+  verdict,
+  type Decision,
+  type Question,
+  type Rules,
+  type Verdict,
+} from "./approval";
+import { described, oneLine } from "./workspace/describe";
+import { protectedPath, RUNS_CODE } from "./workspace/protected";
+import { visible } from "./workspace/visible";
+
+/** What "Always allow" lets by for the rest of a conversation: every call of a tool, or fetches of a host. */
+export type Grant = { tool: string } | { host: string };
+
+/** What the person allowed in one conversation. */
+export interface Allowance {
+  tools: Set<string>;
+  hosts: Set<string>;
+}
+
+/** The engine's judgement of one call. */
+export interface Judgement {
+  verdict: Verdict;
+  /** Why the person is asked, each a sentence ("It can run code on your machine …"). */
+  reasons: string[];
+  /** The call on one line, whole, hidden characters written out. */
+  summary: string;
+  /** What the call shows holds hidden characters (controls, bidi, zero-width). */
+  hidden: boolean;
+  /** What "Always allow" would let by; undefined where it cannot apply (a command, a protected path). */
+  always?: Grant;
+}
+
+/** The input field where each of Tandem's own tools writes (or runs). */
+const TARGETS: Record<string, string> = { create_file: "path", propose_edit: "path", run_command: "cwd" };
+
+/** Characters of a question a one-line notification shows whole. */
+const SHORT = 200;
+
+/** The input as a record ({} when it is not a JSON object). */
+function recordOf(input: string): Record<string, unknown> {
+  try {
+    const value: unknown = input.trim() ? JSON.parse(input) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The host names of the http(s) addresses written in `texts`. */
+export function hostsNamed(texts: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
+      const host = hostOf(match[0]);
+      if (host) out.add(host);
+    }
+  }
+  return out;
+}
+
+/** The host name of an http(s) address, lower case; undefined for anything else. */
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return /^https?:$/.test(parsed.protocol) && parsed.hostname ? parsed.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Judges the call of `tool` with the JSON `input` under `rules`: "refused" or "allowed" as the
+ * tool's rules say, except that a write to a protected path, a fetch of a host the person has not
+ * named or allowed, and a call hiding characters are asked whatever "always" or a setting says.
+ */
+export async function judge(
+  tool: Pick<Tool, "name" | "readOnly">,
+  input: string,
+  rules: Rules,
+): Promise<Judgement> {
+  const { text: summary, hidden } = described(tool.name, input);
+  const args = recordOf(input);
+  const byName = verdict(tool, rules);
+  if (byName === "refused") return { verdict: "refused", reasons: [], summary, hidden };
+  const reasons: string[] = [];
+  let pinned = false;
+  let must = false;
+  let grant: Grant | undefined = coverable(tool.name, rules) ? { tool: tool.name } : undefined;
+  const field = TARGETS[tool.name];
+  const target = field ? args[field] : undefined;
+  if (tool.name === "run_command") reasons.push(`It ${RUNS_CODE}: it runs a command line.`);
+  if (typeof target === "string" && rules.root) {
+    const place = await protectedPath(rules.root, target);
+    if (place) {
+      reasons.push(`It ${RUNS_CODE}: ${visible(oneLine(target))} is in a protected place (${place}).`);
+      pinned = true;
+    }
+  }
+  if (JUDGED.has(tool.name) && rules.settings?.[tool.name] !== "allow") {
+    const url = typeof args.url === "string" ? args.url : "";
+    const host = hostOf(url);
+    grant = host ? { host } : undefined;
+    const known = host !== undefined && (rules.hosts?.has(host) || hostsNamed(rules.said ?? []).has(host));
+    if (!known) {
+      reasons.push(`It sends data to ${host ?? "another computer"}: the address itself can carry it.`);
+      must = true;
+    }
+  }
+  if (hidden) {
+    reasons.push("Hidden characters in the call: they are shown as ⟦U+…⟧.");
+    must ||= !tool.readOnly || JUDGED.has(tool.name);
+  }
+  const said = pinned || must ? "ask" : byName;
+  return {
+    verdict: said,
+    reasons,
+    summary,
+    hidden,
+    always: said === "ask" && !pinned ? grant : undefined,
+  };
+}
+
+/** The question the person reads about a judged call (every face shows this one). */
+export function questionOf(name: string, judged: Judgement): Question {
+  const text = [`Tandem wants to run ${judged.summary}`, ...judged.reasons].join("\n");
+  const long = judged.hidden || text.length > SHORT || judged.summary.includes("⏎");
+  const flag = judged.hidden ? " (hidden characters)" : "";
+  const short = long
+    ? `Tandem wants to run ${name}${flag}. Read all of it before you answer.`
+    : text.replace(/\n/g, " — ");
+  const always = judged.always
+    ? "tool" in judged.always
+      ? "Always Allow in This Conversation"
+      : `Allow ${judged.always.host} in This Conversation`
+    : undefined;
+  return { text, short, long, always };
+}
+
+/** Adds what `grant` lets by to `allowed`. */
+export function grantTo(allowed: Allowance, grant: Grant | undefined): void {
+  if (!grant) return;
+  if ("tool" in grant) allowed.tools.add(grant.tool);
+  else allowed.hosts.add(grant.host);
+}
+
+/** What a face asks the person: the question; resolves to their answer, undefined when nobody answered. */
+export type Ask = (question: Question, judged: Judgement) => Promise<Decision | undefined>;
+
+/**
+ * The one approval of a call, for every face: judges it; when the person is needed, asks them
+ * through `ask` and, for "always", adds what the question offered to `allowed`. Resolves to the
+ * judgement and whether the call may run (undefined when nobody answered).
+ */
+export async function approveWith(
+  tool: Pick<Tool, "name" | "readOnly">,
+  input: string,
+  rules: Rules,
+  allowed: Allowance,
+  ask: Ask,
+): Promise<{ judged: Judgement; yes: boolean | undefined }> {
+  const judged = await judge(tool, input, rules);
+  if (judged.verdict !== "ask") return { judged, yes: judged.verdict === "allowed" };
+  const answer = await ask(questionOf(tool.name, judged), judged);
+  if (answer === "always") grantTo(allowed, judged.always);
+  return { judged, yes: answer === undefined ? undefined : answer !== false };
+}
+
+/** The allowance kept in a `@tandem` answer's metadata, read back (anything malformed allows nothing). */
+export function allowanceOf(value: unknown): Allowance {
+  const record = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
+  return { tools: new Set(list(record.tools)), hosts: new Set(list(record.hosts)) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Protected paths: places where a written file can run code on the person's machine without
+ * anyone running it on purpose — git hooks and `.git/config` (`core.fsmonitor` runs on the next
+ * `git status`), the editor's workspace settings and tasks, dev containers, CI workflows, package
+ * manager and shell-environment files. A write there is always asked, and no "Always allow" or
+ * setting covers it. Matched case-insensitively on the real path, links resolved.
+ */
+
+import { realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Folders whose contents can run code: any path with one of these as a part is protected. */
+const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky"];
+
+/** Why a path is protected, in words for the question. */
+export const RUNS_CODE = "can run code on your machine";
+
+/**
+ * One part of a path as the file system may read it: lower case, without the trailing dots and
+ * spaces Windows drops, and without an NTFS stream suffix (`.git::$INDEX_ALLOCATION` is `.git`).
+ */
+function normalPart(part: string): string {
+  const stream = part.indexOf(":");
+  const bare = stream > 0 ? part.slice(0, stream) : part;
+  return bare.toLowerCase().replace(/[. ]+$/, "");
+}
+
+/** True when `part` (normalized) names the folder `folder`, or is its Windows short name (`GIT~1`). */
+function names(part: string, folder: string): boolean {
+  if (part === folder) return true;
+  const short = folder.replace(/^\./, "").slice(0, 6);
+  return new RegExp(`^${short.replace(/[.]/g, "\\.")}~\\d+$`).test(part);
+}
+
+/**
+ * The protected place `path` falls in (such as ".git/" or ".npmrc"), or undefined. `path` is
+ * relative or absolute, with `/` or `\`; every part is looked at, so a nested `sub/.git/hooks`
+ * counts too.
+ */
+export function protectedPart(path: string): string | undefined {
+  const parts = path
+    .split(/[\\/]+/)
+    .filter((p) => p !== "" && p !== ".")
+    .map(normalPart);
+  for (const [i, part] of parts.entries()) {
+    for (const folder of FOLDERS) if (names(part, folder)) return `${folder}/`;
+    if (part === ".github" && parts[i + 1] === "workflows") return ".github/workflows/";
+  }
+  const last = parts.at(-1) ?? "";
+  if (last.endsWith(".code-workspace")) return "*.code-workspace";
+  if (last === ".npmrc") return ".npmrc";
+  if (last.startsWith(".yarnrc")) return ".yarnrc*";
+  if (last === ".envrc") return ".envrc";
+  return undefined;
+}
+
+/** The real path of `path`: of the file, or of its nearest existing folder joined with the rest. */
+async function realOf(path: string): Promise<string> {
+  const rest: string[] = [];
+  let at = path;
+  for (;;) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return join(real, ...rest.reverse());
+    const parent = dirname(at);
+    if (parent === at) return path;
+    rest.push(basename(at));
+    at = parent;
+  }
+}
+
+/** `path` relative to `root` when it is below it, else as it is (absolute). */
+function below(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? path : rel;
+}
+
+/**
+ * The protected place a write to `path` (relative to the workspace `root`, or absolute) would
+ * land in, or undefined: the path as written and its real path (symbolic links resolved, a path
+ * not made yet through its nearest existing folder) are both looked at, so a link `docs` to
+ * `.git/hooks` makes `docs/pre-commit` protected.
+ */
+export async function protectedPath(root: string, path: string): Promise<string | undefined> {
+  const top = resolve(root);
+  const absolute = resolve(top, path);
+  const written = protectedPart(below(top, absolute));
+  if (written) return written;
+  const realTop = await realpath(top).catch(() => top);
+  return protectedPart(below(realTop, await realOf(absolute)));
+}
