@@ -3,8 +3,9 @@
  * `files.exclude` map, and the folders no one means to search (`.git`, `node_modules`).
  */
 
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
+import { readRegular } from "../../agent/regular";
 import { globSource, normalize } from "./glob";
 
 /** The editor's `files.exclude`: a glob to true (left out), false (kept) or a sibling condition. */
@@ -90,7 +91,11 @@ export class Ignore {
 
   /** The ignore of `root`: its .gitignore as it is now, and `exclude`. */
   static async of(root: string, exclude: Exclude = {}): Promise<Ignore> {
-    const text = await readFile(join(root, ".gitignore"), "utf8").catch(() => "");
+    // Read only when it is a regular file: a .gitignore that is a named pipe would block the walk.
+    const text = await readRegular(join(root, ".gitignore")).then(
+      (data) => data.toString("utf8"),
+      () => "",
+    );
     return new Ignore(root, gitignore(text), excludeRules(exclude));
   }
 
