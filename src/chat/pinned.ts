@@ -27,6 +27,8 @@ export interface PinnedOptions extends AddressOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   connect?: Connect;
+  /** Certificate authorities trusted instead of the system's (tests with their own certificate). */
+  ca?: string | Buffer;
 }
 
 /** A `lookup` for `net.connect` that answers the addresses already checked, without asking DNS again. */
@@ -66,6 +68,7 @@ function socketTo(checked: Checked, options: PinnedOptions): Duplex {
     servername: net.isIP(host) ? undefined : host,
     host,
     ALPNProtocols: ["http/1.1"],
+    ...(options.ca ? { ca: options.ca } : {}),
   });
 }
 
