@@ -28,15 +28,26 @@ export interface Hit {
 const CODE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const expression = new RegExp(workerData.source, workerData.flags);
-parentPort.on("message", ({ text, limit }) => {
-  const lines = text.split("\\n");
-  const hits = [];
-  for (let i = 0; i < lines.length && hits.length < limit; i++) {
-    const line = lines[i].length > workerData.long ? lines[i].slice(0, workerData.long) : lines[i];
-    const match = expression.exec(line);
-    if (match) hits.push({ line: i + 1, at: match.index, text: line });
+parentPort.on("message", ({ texts, limit }) => {
+  let found = 0;
+  for (let file = 0; file < texts.length; file++) {
+    const hits = [];
+    const lines = texts[file].split("\\n");
+    // The text after a final newline is no line (a pattern matching "" would find it).
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    for (let i = 0; i < lines.length && found < limit; i++) {
+      const line = lines[i].length > workerData.long ? lines[i].slice(0, workerData.long) : lines[i];
+      const match = expression.exec(line);
+      if (match) {
+        hits.push({ line: i + 1, at: match.index, text: line });
+        found++;
+      }
+    }
+    // Each file is answered as soon as it is searched: a later file that runs into the deadline loses only itself.
+    const last = file === texts.length - 1 || found >= limit;
+    parentPort.postMessage({ file, hits, last });
+    if (last) break;
   }
-  parentPort.postMessage(hits);
 });
 `;
 
@@ -48,10 +59,24 @@ export class StoppedError extends Error {
   }
 }
 
-/** A regular expression running in its own worker thread, one text at a time; `stop()` ends it. */
+/** The matching lines of one text of a batch, as the worker answers them. */
+interface Answer {
+  file: number;
+  hits: Hit[];
+  last: boolean;
+}
+
+/** A batch under way: what to call for each file, and how to end. */
+interface Pending {
+  each: (hits: Hit[], file: number) => void;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** A regular expression running in its own worker thread, one batch of texts at a time; `stop()` ends it. */
 export class Matcher {
   private readonly worker: Worker;
-  private pending?: { resolve: (hits: Hit[]) => void; reject: (error: Error) => void };
+  private pending?: Pending;
   private ended?: Error;
 
   constructor(expression: RegExp) {
@@ -61,18 +86,30 @@ export class Matcher {
       execArgv: [],
       workerData: { source: expression.source, flags: expression.flags, long: LINE_SEARCHED },
     });
-    this.worker.on("message", (hits: Hit[]) => this.settle((p) => p.resolve(hits)));
+    this.worker.on("message", (answer: Answer) => {
+      const pending = this.pending;
+      if (!pending) return;
+      pending.each(answer.hits, answer.file);
+      if (answer.last) {
+        this.pending = undefined;
+        pending.resolve();
+      }
+    });
     this.worker.on("error", (error: Error) => this.end(error));
     this.worker.on("exit", () => this.end(new StoppedError()));
   }
 
-  /** The lines of `text` that match, the first `limit` of them; rejects with StoppedError when stopped. */
-  match(text: string, limit: number): Promise<Hit[]> {
+  /**
+   * Searches `texts` in order, calling `each` with every text's matching lines as soon as it is
+   * searched, until `limit` lines matched in all; rejects with StoppedError when stopped.
+   */
+  match(texts: string[], limit: number, each: (hits: Hit[], file: number) => void): Promise<void> {
     if (this.ended) return Promise.reject(this.ended);
-    if (this.pending) return Promise.reject(new Error("The matcher is busy with another text."));
-    return new Promise<Hit[]>((resolve, reject) => {
-      this.pending = { resolve, reject };
-      this.worker.postMessage({ text, limit });
+    if (this.pending) return Promise.reject(new Error("The matcher is busy with another batch."));
+    if (texts.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.pending = { each, resolve, reject };
+      this.worker.postMessage({ texts, limit });
     });
   }
 
@@ -82,15 +119,10 @@ export class Matcher {
     await this.worker.terminate();
   }
 
-  private settle(how: (pending: { resolve: (hits: Hit[]) => void; reject: (error: Error) => void }) => void) {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (pending) how(pending);
-  }
-
   private end(error: Error): void {
     this.ended ??= error;
-    const ended = this.ended;
-    this.settle((p) => p.reject(ended));
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(this.ended);
   }
 }

@@ -8,7 +8,7 @@ import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import type { Exclude } from "./ignore";
 import { binary } from "./lines";
-import { Matcher, StoppedError, type Hit } from "./matcher";
+import { Matcher, StoppedError } from "./matcher";
 import { count, size } from "./words";
 import { scope, walk, type Walked } from "./walk";
 
@@ -18,6 +18,9 @@ export const MAX_MATCHES = 100;
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Characters of a matching line shown. */
 const LINE_CHARS = 240;
+/** Files, and characters, sent to the matcher at once. */
+const BATCH_FILES = 64;
+const BATCH_CHARS = 512 * 1024;
 /** How long one search may look before it answers with what it found. */
 export const SEARCH_MS = 10_000;
 
@@ -134,10 +137,42 @@ export async function findMatches(
   }, deadlineMs);
   const stop = () => void matcher?.stop();
   signal?.addEventListener("abort", stop, { once: true });
+  // Files are matched in batches: one message to the worker per file would cost more than the matching.
+  let batch: { paths: string[]; texts: string[]; chars: number } = { paths: [], texts: [], chars: 0 };
+  /** Matches the batch; false when the search should end (capped, or the matcher was stopped). */
+  const flush = async (): Promise<boolean> => {
+    const { paths, texts } = batch;
+    batch = { paths: [], texts: [], chars: 0 };
+    if (texts.length === 0) return true;
+    const room = maxResults - matches.length;
+    matcher ??= new Matcher(expression);
+    try {
+      // One more than there is room for: a match past the cap is what says the answer was capped.
+      await matcher.match(texts, room + 1, (hits, file) => {
+        searched++;
+        for (const hit of hits) {
+          if (matches.length === maxResults) {
+            capped = true;
+            break;
+          }
+          matches.push({
+            path: paths[file],
+            line: hit.line,
+            text: clipLine(hit.text.replace(/\r$/, ""), hit.at),
+          });
+        }
+      });
+    } catch (error) {
+      if (error instanceof StoppedError) return false;
+      throw error;
+    }
+    return !capped;
+  };
   let walked: Walked;
+  let going = true;
   try {
     walked = await walk(workspace.root, { base: baseOf(glob), exclude, signal }, async (file) => {
-      if (late) return false;
+      if (late) return (going = false);
       if (!test(file.path)) return true;
       if (file.size > MAX_FILE_BYTES) {
         large++;
@@ -146,27 +181,14 @@ export async function findMatches(
       // Only a regular file is opened (a path swapped for a named pipe would block the read).
       const data = await readRegular(file.absolute).catch(() => undefined);
       if (!data || binary(data)) return true;
-      const room = maxResults - matches.length;
-      matcher ??= new Matcher(expression);
-      let hits: Hit[];
-      try {
-        // One more than there is room for: a match past the cap is what says the answer was capped.
-        hits = await matcher.match(data.toString("utf8"), room + 1);
-      } catch (error) {
-        if (error instanceof StoppedError) return false;
-        throw error;
-      }
-      searched++;
-      for (const hit of hits.slice(0, room)) {
-        matches.push({
-          path: file.path,
-          line: hit.line,
-          text: clipLine(hit.text.replace(/\r$/, ""), hit.at),
-        });
-      }
-      capped = hits.length > room;
-      return !capped;
+      const text = data.toString("utf8");
+      batch.paths.push(file.path);
+      batch.texts.push(text);
+      batch.chars += text.length;
+      if (batch.texts.length < BATCH_FILES && batch.chars < BATCH_CHARS) return true;
+      return (going = await flush());
     });
+    if (going && !late) await flush();
   } finally {
     clearTimeout(clock);
     signal?.removeEventListener("abort", stop);
