@@ -144,6 +144,8 @@ export async function findMatches(
     const { paths, texts } = batch;
     batch = { paths: [], texts: [], chars: 0 };
     if (texts.length === 0) return true;
+    // A deadline (or stop) that came while files were read has no matcher to end: none is started.
+    if (late || signal?.aborted) return false;
     const room = maxResults - matches.length;
     matcher ??= new Matcher(expression);
     try {
