@@ -1,8 +1,8 @@
 /** Attachments: pictures go to the model as data URLs, documents join the message (a long one in part). */
-import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
 import { pdfText } from "./pdf";
+import { NotRegularError, openRegular } from "./regular";
 import { tool } from "./tool";
 import { READ_FILE, type Agent, type Attachment, type Tool } from "./types";
 
@@ -47,10 +47,7 @@ export async function attach(files: Attachment[], budget: Budget = BUDGET): Prom
     let text: string;
     try {
       const type = mediaType(file);
-      const size = (await stat(file.path)).size;
-      if (size > budget.bytes)
-        throw new Error(`it is ${sized(size)}, more than the ${sized(budget.bytes)} allowed`);
-      const data = await readFile(file.path);
+      const data = await readAttached(file.path, budget.bytes);
       if (type.startsWith("image/")) {
         out.images.push(`data:${type};base64,${data.toString("base64")}`);
         continue;
@@ -69,6 +66,17 @@ export async function attach(files: Attachment[], budget: Budget = BUDGET): Prom
     }
   }
   return out;
+}
+
+/** The bytes of the regular file `path`, refusing a pipe or device (it could block for ever) and a file over `max` bytes. */
+async function readAttached(path: string, max: number): Promise<Buffer> {
+  const { handle, size } = await openRegular(path);
+  try {
+    if (size > max) throw new Error(`it is ${sized(size)}, more than the ${sized(max)} allowed`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The media type of a file: the one given, else from its extension (unknown ones are read as text). */
@@ -95,6 +103,7 @@ function why(error: unknown): string {
   if (code === "ENOENT") return "the file does not exist";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a folder";
+  if (error instanceof NotRegularError) return `it is ${error.kind}, not a regular file`;
   return error instanceof Error ? error.message : String(error);
 }
 

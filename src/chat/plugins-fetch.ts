@@ -1,12 +1,13 @@
 /**
- * The `fetch` a plugin's HTTP transport uses: node:http with a lookup that refuses private
- * addresses when the connection is made, so the address checked is the address reached.
+ * The `fetch` a plugin's HTTP transport uses: each request's address is checked, then the request
+ * connects to that very address (src/chat/pinned.ts), never through a proxy that would look the
+ * name up again: the address checked is the address reached.
  */
 
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import { Readable } from "node:stream";
-import { checkPublic, guardedLookup, type AddressOptions } from "./address";
+import { checkPublic, type AddressOptions } from "./address";
+import { pinnedRequest, proxyNote, type Connect } from "./pinned";
 
 /** A fetch bound to one plugin's sockets; `close` ends them. */
 export interface PluginFetch {
@@ -24,16 +25,13 @@ async function bodyOf(init: RequestInit | undefined): Promise<string | Buffer | 
 
 /**
  * A fetch that reaches only what `options` allows: each request's address is checked
- * (`checkPublic`), then connected through `guardedLookup`. Redirects are returned, not followed.
+ * (`checkPublic`), then connected to that address itself. Redirects are returned, not followed.
  */
-export function pluginFetch(options: AddressOptions): PluginFetch {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true }),
-    "https:": new https.Agent({ keepAlive: true }),
-  };
-  const lookup = guardedLookup(options);
+export function pluginFetch(options: AddressOptions & { connect?: Connect }): PluginFetch {
+  // Each request has its own connection (no pool: a pooled socket would skip the check); close() ends them.
+  const open = new Set<http.ClientRequest>();
   const request = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const { url } = await checkPublic(input instanceof Request ? input.url : input, options);
+    const checked = await checkPublic(input instanceof Request ? input.url : input, options);
     const headers = new Headers(input instanceof Request ? input.headers : undefined);
     new Headers(init?.headers).forEach((value, key) => headers.set(key, value));
     const body = await bodyOf(init);
@@ -41,18 +39,10 @@ export function pluginFetch(options: AddressOptions): PluginFetch {
     if (body !== undefined) headers.set("content-length", String(Buffer.byteLength(body)));
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const secure = url.protocol === "https:";
-    const module = secure ? https : http;
     return new Promise<Response>((resolve, reject) => {
-      const outgoing = module.request(
-        url,
-        {
-          method: init?.method ?? "GET",
-          headers: Object.fromEntries(headers),
-          agent: agents[secure ? "https:" : "http:"],
-          lookup: lookup as unknown as http.RequestOptions["lookup"],
-          signal,
-        },
+      const outgoing = pinnedRequest(
+        checked,
+        { ...options, method: init?.method ?? "GET", headers: Object.fromEntries(headers), signal },
         (incoming) => {
           const responseHeaders = new Headers();
           const raw = incoming.rawHeaders;
@@ -66,15 +56,20 @@ export function pluginFetch(options: AddressOptions): PluginFetch {
           );
         },
       );
-      outgoing.on("error", reject);
+      open.add(outgoing);
+      outgoing.on("close", () => open.delete(outgoing));
+      outgoing.on("error", (error: NodeJS.ErrnoException) => {
+        error.message += proxyNote(error);
+        reject(error);
+      });
       outgoing.end(body);
     });
   };
   return {
     fetch: request as typeof fetch,
     close() {
-      agents["http:"].destroy();
-      agents["https:"].destroy();
+      for (const outgoing of open) outgoing.destroy();
+      open.clear();
     },
   };
 }

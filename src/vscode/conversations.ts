@@ -124,7 +124,10 @@ export async function openConversations(
       const root = workspaceRoot();
       if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
       const full = await workspace.inside(root, path);
-      const size = (await vscode.workspace.fs.stat(vscode.Uri.file(full))).size;
+      const { size, type } = await vscode.workspace.fs.stat(vscode.Uri.file(full));
+      // A named pipe or a device (type Unknown) would block the read that attaches it.
+      if (!(type & vscode.FileType.File))
+        throw new Error(vscode.l10n.t("{0} is not a regular file; only regular files are attached.", name));
       const limit = settings().attachmentBytes;
       if (size > limit)
         throw new Error(

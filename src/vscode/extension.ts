@@ -13,9 +13,8 @@ import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { registerProvider } from "./provider";
-import { reportIgnoredSettings, settings } from "./settings";
+import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
-import { core } from "./core";
 import type { Store } from "../chat/store";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */

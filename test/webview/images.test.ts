@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import http from "node:http";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import https from "node:https";
 import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { chromiumArgs, chromiumPath, requireChromium } from "../../scripts/vscode.mjs";
 import { fetchImage } from "../../src/chat/workspace/image";
@@ -13,8 +17,11 @@ import { item, snapshot, streamed } from "./stream";
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex");
 
 describe("remote images in the panel", () => {
-  let server: http.Server;
+  let server: https.Server;
   let port: number;
+  /** The capture server's certificate, for images.example, which the host's fetch is told to trust. */
+  let cert: Buffer;
+  let certs: string;
   /** Every connection the capture server saw (a browser's TLS attempt too), and every request. */
   let connections = 0;
   const requests: string[] = [];
@@ -22,7 +29,18 @@ describe("remote images in the panel", () => {
   let panel: Panel | undefined;
 
   before(async () => {
-    server = http.createServer((request, response) => {
+    certs = mkdtempSync(join(tmpdir(), "tandem-panel-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=images.example"],
+        ...["-addext", "subjectAltName=DNS:images.example"],
+        ...["-keyout", join(certs, "key.pem"), "-out", join(certs, "cert.pem")],
+      ],
+      { stdio: "ignore" },
+    );
+    cert = readFileSync(join(certs, "cert.pem"));
+    server = https.createServer({ key: readFileSync(join(certs, "key.pem")), cert }, (request, response) => {
       requests.push(request.url ?? "");
       if (request.url?.startsWith("/pixel.png"))
         response.writeHead(200, { "content-type": "image/png" }).end(PNG);
@@ -49,13 +67,15 @@ describe("remote images in the panel", () => {
     await browser?.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    rmSync(certs, { recursive: true, force: true });
   });
 
   /** The host's side of `loadImage`, as PanelView does it: the guarded fetch, routed to the capture server. */
   async function answer(url: string): Promise<HostMessage> {
     const options = {
       lookup: async () => [{ address: "93.184.216.34", family: 4 }],
-      createConnection: () => net.connect(port, "127.0.0.1"),
+      connect: () => net.connect(port, "127.0.0.1"),
+      ca: cert,
     };
     try {
       return { type: "image", url, data: await fetchImage(url, options) };

@@ -4,9 +4,10 @@
  * to search (`.git`, `node_modules`). The .gitignore rules are the `ignore` package's.
  */
 
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import ignore, { type Ignore as Rules } from "ignore";
+import { readRegular } from "../../agent/regular";
 import { globTest } from "./glob";
 
 /** The editor's `files.exclude`: a glob to true (left out), false (kept) or a sibling condition. */
@@ -103,8 +104,9 @@ export class Ignore {
   private rulesOf(folder: string): Promise<Rules | null> {
     let rules = this.files.get(folder);
     if (!rules) {
-      rules = readFile(join(this.root, folder, ".gitignore"), "utf8").then(
-        (text) => gitignore(text),
+      // Read only when it is a regular file: a .gitignore that is a named pipe would block the walk.
+      rules = readRegular(join(this.root, folder, ".gitignore")).then(
+        (data) => gitignore(data.toString("utf8")),
         () => null,
       );
       this.files.set(folder, rules);

@@ -19,7 +19,8 @@ const MAX_REDIRECTS = 5;
 /** How images are fetched; tests route a public name to a local server. Private addresses: never. */
 export interface ImageOptions {
   lookup?: Lookup;
-  createConnection?: PageOptions["createConnection"];
+  connect?: PageOptions["connect"];
+  ca?: PageOptions["ca"];
   maxBytes?: number;
   timeoutMs?: number;
 }
@@ -52,7 +53,8 @@ export async function fetchImage(address: string, options: ImageOptions = {}): P
   const page: PageOptions = {
     allowPrivate: false,
     lookup: options.lookup,
-    createConnection: options.createConnection,
+    connect: options.connect,
+    ca: options.ca,
   };
   const timeoutMs = options.timeoutMs ?? IMAGE_MS;
   const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
@@ -61,8 +63,9 @@ export async function fetchImage(address: string, options: ImageOptions = {}): P
   let current = address;
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const { url } = await checkPublic(current, page);
-      const answer = await get(url, page, timer.signal);
+      const checked = await checkPublic(current, page);
+      const { url } = checked;
+      const answer = await get(checked, page, timer.signal);
       const location = answer.headers.location;
       if (answer.status >= 300 && answer.status < 400 && location) {
         answer.body.destroy();

@@ -3,7 +3,7 @@
  * asked (up to a byte budget), the total line count, and whether the text looks binary.
  */
 
-import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 
 /** Bytes looked at to decide that a file is binary (as git does: a NUL byte in them). */
 export const SNIFF = 8000;
@@ -31,9 +31,9 @@ export interface Range {
   binary: boolean;
 }
 
-/** The chunks of a file, 64 KB at a time. */
-export function chunksOf(path: string): AsyncIterable<Buffer> {
-  return createReadStream(path, { highWaterMark: 64 * 1024 });
+/** The chunks of an open file, 64 KB at a time; the handle is closed when the stream ends or is left. */
+export function chunksOf(handle: FileHandle): AsyncIterable<Buffer> {
+  return handle.createReadStream({ highWaterMark: 64 * 1024 });
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
  * The `fetch_page` tool: a public web page as text. Every address, the first and each redirect's,
- * is checked to be public before it is reached, and the connection itself refuses a private
- * address (a name that changes its answer cannot slip through). Size and time are limited.
+ * is checked to be public before it is reached, and the connection goes to the address checked,
+ * never through a proxy (a name that changes its answer cannot slip through). Size and time are limited.
  */
 
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import type { Readable as Stream } from "node:stream";
 import zlib from "node:zlib";
 import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
-import { checkPublic, guardedLookup, type AddressOptions } from "../address";
+import { checkPublic, type AddressOptions, type Checked } from "../address";
+import { pinnedRequest, proxyNote, type Connect } from "../pinned";
 import { htmlText } from "./html";
 import { charsetOf, kindOf } from "./content";
 import { size } from "./words";
@@ -44,8 +44,10 @@ export interface PageOptions extends AddressOptions {
   maxBytes?: number;
   timeoutMs?: number;
   maxRedirects?: number;
-  /** Opens the connection (tests route a public name to a local server); default: the guarded lookup. */
-  createConnection?: http.RequestOptions["createConnection"];
+  /** Opens the TCP connection to the checked address (tests route a public address to a local server). */
+  connect?: Connect;
+  /** Certificate authorities trusted instead of the system's (tests with their own certificate). */
+  ca?: string | Buffer;
 }
 
 /** One HTTP answer: its status, headers and body stream. */
@@ -56,40 +58,29 @@ interface Answer {
   body: http.IncomingMessage;
 }
 
-/** A GET of `url` (already checked) that connects only to what `options` allows. */
-export function get(url: URL, options: PageOptions, signal: AbortSignal): Promise<Answer> {
-  const secure = url.protocol === "https:";
-  const module = secure ? https : http;
-  const agent = options.createConnection ? undefined : new module.Agent({ keepAlive: false });
+/** A GET of the checked address, connected to that address itself (see src/chat/pinned.ts). */
+export function get(checked: Checked, options: PageOptions, signal: AbortSignal): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = module.request(
-      url,
+    const request = pinnedRequest(
+      checked,
       {
-        method: "GET",
+        ...options,
         headers: {
           "user-agent": "Tandem (fetch_page)",
           accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5",
           "accept-encoding": "gzip, deflate, br",
         },
-        agent,
-        createConnection: options.createConnection,
-        lookup: guardedLookup(options) as unknown as http.RequestOptions["lookup"],
         signal,
       },
-      (body) => {
-        body.on("close", () => agent?.destroy());
+      (body) =>
         resolve({
           status: body.statusCode ?? 0,
           message: body.statusMessage ?? "",
           headers: body.headers,
           body,
-        });
-      },
+        }),
     );
-    request.on("error", (error) => {
-      agent?.destroy();
-      reject(error);
-    });
+    request.on("error", reject);
     request.end();
   });
 }
@@ -135,7 +126,7 @@ function failure(error: unknown, url: string, timedOut: boolean, timeoutMs: numb
   const e = error as NodeJS.ErrnoException;
   if (e.name === "AddressError" || e.code === "EPRIVATE") return new Error(e.message);
   if (e.name === "AbortError") return new Error(`The fetch of ${url} was stopped.`);
-  return new Error(`Could not fetch ${url}: ${e.code ? `${e.code} ` : ""}${e.message}`);
+  return new Error(`Could not fetch ${url}: ${e.code ? `${e.code} ` : ""}${e.message}${proxyNote(e)}`);
 }
 
 /** Fetches `address` (public http/https only, redirects re-checked) and gives its title and text. */
@@ -152,10 +143,11 @@ export async function fetchPage(
   let previous = address;
   try {
     for (let hop = 0; hop <= (options.maxRedirects ?? MAX_REDIRECTS); hop++) {
-      const { url } = await checkPublic(current, options).catch((error: Error) => {
+      const checked = await checkPublic(current, options).catch((error: Error) => {
         throw hop === 0 ? error : new PageError(`${previous} redirects to ${current}: ${error.message}`);
       });
-      const answer = await get(url, options, both);
+      const { url } = checked;
+      const answer = await get(checked, options, both);
       const location = answer.headers.location;
       if (answer.status >= 300 && answer.status < 400 && location) {
         answer.body.destroy();

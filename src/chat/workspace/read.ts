@@ -2,6 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { openRegular } from "../../agent/regular";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { editorText, type Workspace } from "./editor";
@@ -46,7 +47,8 @@ export async function readLines(
     const s = await stat(absolute).catch(() => undefined);
     if (!s) throw new Error(`${name} does not exist.`);
     if (s.isDirectory()) throw new Error(`${name} is a folder; list its files with list_files.`);
-    chunks = chunksOf(absolute);
+    // A named pipe or a device would hold a thread of the pool for ever: only regular files are read.
+    chunks = chunksOf((await openRegular(absolute, name)).handle);
   }
   const range = await lines(chunks, startLine, end, maxBytes);
   if (range.binary) throw new Error(`${name} is a binary file; read_file reads only text files.`);

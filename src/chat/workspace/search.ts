@@ -1,15 +1,16 @@
 /** The `search_text` tool: lines of the workspace's text files that hold a literal or a pattern. */
 
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { readRegular } from "../../agent/regular";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import type { Exclude } from "./ignore";
 import { binary } from "./lines";
+import { Matcher, StoppedError } from "./matcher";
 import { count, size } from "./words";
-import { scope, walk } from "./walk";
+import { scope, walk, type Walked } from "./walk";
 
 /** Matches one call returns at most. */
 export const MAX_MATCHES = 100;
@@ -17,8 +18,11 @@ export const MAX_MATCHES = 100;
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Characters of a matching line shown. */
 const LINE_CHARS = 240;
+/** Files, and characters, sent to the matcher at once. */
+const BATCH_FILES = 64;
+const BATCH_CHARS = 512 * 1024;
 /** How long one search may look before it answers with what it found. */
-const SEARCH_MS = 10_000;
+export const SEARCH_MS = 10_000;
 
 const input = z.object({
   query: z
@@ -71,62 +75,163 @@ function clipLine(line: string, at: number): string {
   return `${from > 0 ? "…" : ""}${text.slice(from, from + LINE_CHARS)}…`;
 }
 
-/** The lines matching the query in the workspace's text files, as `path:line: text`, capped. */
-export async function searchText(
+/** What one search looks for (the tool's input with its defaults). */
+export interface SearchQuery {
+  query: string;
+  regex: boolean;
+  /** A glob or a folder, as the model wrote it. */
+  glob: string;
+  caseSensitive: boolean;
+  maxResults: number;
+}
+
+/** One matching line. */
+export interface Match {
+  /** Relative to the root, with `/`. */
+  path: string;
+  /** 1-based. */
+  line: number;
+  /** The line, clipped around the match. */
+  text: string;
+}
+
+/** What a search found: the matches in file order, the glob it searched, and notes on what it left out. */
+export interface Searched {
+  glob: string;
+  matches: Match[];
+  notes: string[];
+}
+
+/** How long a search may run, and its caller's stop. */
+export interface SearchLimits {
+  /** Milliseconds before the search stops and answers what it found (default SEARCH_MS). */
+  deadlineMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The lines matching `query` in the workspace's text files (what list_files would list; binary
+ * files and files over MAX_FILE_BYTES are skipped), capped at `maxResults`. The expression runs in
+ * a worker that is stopped at the deadline, so no pattern can hold the caller's thread.
+ */
+export async function findMatches(
   workspace: Workspace,
   exclude: Exclude,
-  options: SearchInput,
-  signal?: AbortSignal,
-): Promise<string> {
-  const { query, regex = false, caseSensitive = false, maxResults = MAX_MATCHES } = options;
-  const expression = pattern(query, regex, caseSensitive);
-  const glob = await scope(workspace.root, options.glob ?? "**/*");
+  query: SearchQuery,
+  limits: SearchLimits = {},
+): Promise<Searched> {
+  const { maxResults, signal } = { ...query, ...limits };
+  const expression = pattern(query.query, query.regex, query.caseSensitive);
+  const glob = await scope(workspace.root, query.glob);
   const test = globTest(glob);
-  const found: string[] = [];
-  const files = new Set<string>();
+  const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
+  const matches: Match[] = [];
+  let matcher: Matcher | undefined;
   let large = 0;
+  let searched = 0;
   let capped = false;
   let late = false;
-  const started = Date.now();
-  const walked = await walk(workspace.root, { base: baseOf(glob), exclude, signal }, async (file) => {
-    if (!test(file.path)) return true;
-    if (Date.now() - started > SEARCH_MS) {
-      late = true;
-      return false;
+  const clock = setTimeout(() => {
+    late = true;
+    void matcher?.stop();
+  }, deadlineMs);
+  const stop = () => void matcher?.stop();
+  signal?.addEventListener("abort", stop, { once: true });
+  // Files are matched in batches: one message to the worker per file would cost more than the matching.
+  let batch: { paths: string[]; texts: string[]; chars: number } = { paths: [], texts: [], chars: 0 };
+  /** Matches the batch; false when the search should end (capped, or the matcher was stopped). */
+  const flush = async (): Promise<boolean> => {
+    const { paths, texts } = batch;
+    batch = { paths: [], texts: [], chars: 0 };
+    if (texts.length === 0) return true;
+    // A deadline (or stop) that came while files were read has no matcher to end: none is started.
+    if (late || signal?.aborted) return false;
+    const room = maxResults - matches.length;
+    matcher ??= new Matcher(expression);
+    try {
+      // One more than there is room for: a match past the cap is what says the answer was capped.
+      await matcher.match(texts, room + 1, (hits, file) => {
+        searched++;
+        for (const hit of hits) {
+          if (matches.length === maxResults) {
+            capped = true;
+            break;
+          }
+          matches.push({
+            path: paths[file],
+            line: hit.line,
+            text: clipLine(hit.text.replace(/\r$/, ""), hit.at),
+          });
+        }
+      });
+    } catch (error) {
+      if (error instanceof StoppedError) return false;
+      throw error;
     }
-    if (file.size > MAX_FILE_BYTES) {
-      large++;
-      return true;
-    }
-    const data = await readFile(file.absolute).catch(() => undefined);
-    if (!data || binary(data)) return true;
-    const lines = data.toString("utf8").split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      // Very long lines (minified code) are searched in their first part only.
-      const line = lines[i].length > 10_000 ? lines[i].slice(0, 10_000) : lines[i];
-      const match = expression.exec(line);
-      if (!match) continue;
-      if (found.length === maxResults) {
-        capped = true;
-        return false;
+    return !capped;
+  };
+  let walked: Walked;
+  let going = true;
+  try {
+    walked = await walk(workspace.root, { base: baseOf(glob), exclude, signal }, async (file) => {
+      if (late) return (going = false);
+      if (!test(file.path)) return true;
+      if (file.size > MAX_FILE_BYTES) {
+        large++;
+        return true;
       }
-      found.push(`${file.path}:${i + 1}: ${clipLine(line.replace(/\r$/, ""), match.index)}`);
-      files.add(file.path);
-    }
-    return true;
-  });
+      // Only a regular file is opened (a path swapped for a named pipe would block the read).
+      const data = await readRegular(file.absolute).catch(() => undefined);
+      if (!data || binary(data)) return true;
+      const text = data.toString("utf8");
+      batch.paths.push(file.path);
+      batch.texts.push(text);
+      batch.chars += text.length;
+      if (batch.texts.length < BATCH_FILES && batch.chars < BATCH_CHARS) return true;
+      return (going = await flush());
+    });
+    if (going && !late) await flush();
+  } finally {
+    clearTimeout(clock);
+    signal?.removeEventListener("abort", stop);
+    await matcher?.stop();
+  }
+  signal?.throwIfAborted();
   const notes: string[] = [];
   if (capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
-  if (late) notes.push(`[The search took more than ${SEARCH_MS / 1000} s and stopped; narrow the glob.]`);
+  if (late) {
+    notes.push(
+      `[The search stopped at its ${deadlineMs / 1000} s deadline; ${count(searched, "file")} searched; narrow the pattern or the folder.]`,
+    );
+  }
   if (walked.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
   if (large) {
     const were = large === 1 ? "was" : "were";
     notes.push(`[${count(large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
   }
-  const what = regex ? `/${query}/` : JSON.stringify(query);
-  if (found.length === 0) return [`No match for ${what} in ${glob}.`, ...notes].join("\n");
-  const head = `${count(found.length, "match", "matches")} for ${what} in ${count(files.size, "file")}:`;
-  return [head, ...found, ...notes].join("\n");
+  return { glob, matches, notes };
+}
+
+/** The lines matching the query in the workspace's text files, as `path:line: text`, capped. */
+export async function searchText(
+  workspace: Workspace,
+  exclude: Exclude,
+  options: SearchInput,
+  limits: SearchLimits = {},
+): Promise<string> {
+  const query: SearchQuery = {
+    query: options.query,
+    regex: options.regex ?? false,
+    glob: options.glob ?? "**/*",
+    caseSensitive: options.caseSensitive ?? false,
+    maxResults: options.maxResults ?? MAX_MATCHES,
+  };
+  const { glob, matches, notes } = await findMatches(workspace, exclude, query, limits);
+  const what = query.regex ? `/${query.query}/` : JSON.stringify(query.query);
+  if (matches.length === 0) return [`No match for ${what} in ${glob}.`, ...notes].join("\n");
+  const files = new Set(matches.map((m) => m.path)).size;
+  const head = `${count(matches.length, "match", "matches")} for ${what} in ${count(files, "file")}:`;
+  return [head, ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`), ...notes].join("\n");
 }
 
 /** The `search_text` tool of `workspace`, searching what list_files would list. */
@@ -135,7 +240,7 @@ export function searchTextTool(workspace: Workspace, exclude: Exclude): Tool {
     "search_text",
     "Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.",
     input,
-    (options, signal) => searchText(workspace, exclude, options, signal),
+    (options, signal) => searchText(workspace, exclude, options, { signal }),
     { readOnly: true, timeoutMs: 30_000 },
   );
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fetchImage, type ImageOptions } from "../../../src/chat/workspace/image";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
@@ -16,9 +21,25 @@ const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("W
 describe("remote images, fetched by the host when the person clicks", () => {
   let server: http.Server;
   let port: number;
+  /** The same images over TLS, with a certificate for images.example that the test trusts. */
+  let secure: https.Server;
+  let securePort: number;
+  let cert: Buffer;
+  let certs: string;
   const hits: { path: string; cookie?: string; authorization?: string }[] = [];
 
   before(async () => {
+    certs = mkdtempSync(join(tmpdir(), "tandem-image-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=images.example"],
+        ...["-addext", "subjectAltName=DNS:images.example"],
+        ...["-keyout", join(certs, "key.pem"), "-out", join(certs, "cert.pem")],
+      ],
+      { stdio: "ignore" },
+    );
+    cert = readFileSync(join(certs, "cert.pem"));
     server = http.createServer((request, response) => {
       const path = request.url ?? "/";
       hits.push({ path, cookie: request.headers.cookie, authorization: request.headers.authorization });
@@ -37,11 +58,19 @@ describe("remote images, fetched by the host when the person clicks", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
+    secure = https.createServer({ key: readFileSync(join(certs, "key.pem")), cert }, (request, response) =>
+      server.emit("request", request, response),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+    securePort = (secure.address() as AddressInfo).port;
   });
 
   after(async () => {
     server.closeAllConnections();
+    secure.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => secure.close(resolve));
+    rmSync(certs, { recursive: true, force: true });
   });
 
   beforeEach(() => (hits.length = 0));
@@ -49,7 +78,7 @@ describe("remote images, fetched by the host when the person clicks", () => {
   /** A public name whose connections the test routes to the local server. */
   const publicName: ImageOptions = {
     lookup: async () => [{ address: "93.184.216.34", family: 4 }],
-    createConnection: () => net.connect(port, "127.0.0.1"),
+    connect: () => net.connect(port, "127.0.0.1"),
   };
 
   it("answers a PNG, GIF or WebP as a data URL, following redirects, with no cookie or credential sent", async () => {
@@ -123,7 +152,7 @@ describe("remote images, fetched by the host when the person clicks", () => {
         openFile: () => undefined,
         command: () => undefined,
         pluginKey: async () => undefined,
-        images: publicName,
+        images: { ...publicName, connect: () => net.connect(securePort, "127.0.0.1"), ca: cert },
       };
     }
 
@@ -131,7 +160,7 @@ describe("remote images, fetched by the host when the person clicks", () => {
       b = await bench(hostOf({ default: scripted([]) }));
       const sent: HostMessage[] = [];
       const view = new PanelView(b.store, b.runner, viewHost(sent));
-      // The https placeholder's URL; the test's connection speaks plain HTTP to the local server.
+      // The https placeholder's URL, reached over TLS with a certificate for its name.
       await view.receive({ type: "loadImage", url: "https://images.example/pixel.png?d=SECRET" });
       await view.receive({ type: "loadImage", url: "https://images.example/svg" });
       await view.receive({ type: "loadImage", url: "http://images.example/pixel.png" });

@@ -98,7 +98,7 @@ describe("fetch_page", () => {
   const publicName: PageOptions = {
     allowPrivate: false,
     lookup: async () => [{ address: "93.184.216.34", family: 4 }],
-    createConnection: () => net.connect(port, "127.0.0.1"),
+    connect: () => net.connect(port, "127.0.0.1"),
   };
 
   it("gives a page's title, address, readable text and its source", async () => {
