@@ -44,6 +44,7 @@ function wordsOf(answer: string): string[] {
 describe("the demo model (node-llama-cpp, random weights, grammars)", () => {
   let demo: { url: string; stop: () => Promise<void> };
   let workspace: { path: string; remove: () => void };
+  let weights: { path: string; remove: () => void };
   const model = () => endpoint({ baseURL: demo.url, model: DEMO_MODEL, window: 0 });
 
   before(async function () {
@@ -52,13 +53,15 @@ describe("the demo model (node-llama-cpp, random weights, grammars)", () => {
     ensureRuntime(RUNTIME_DIR, { quiet: true });
     workspace = folder("tandem-demo-");
     write(workspace.path, { "README.md": "# Sample\n\nA small project for Tandem to read.\n" });
-    const modelPath = makeGguf(join(workspace.path, "..", `${DEMO_MODEL}-${process.pid}.gguf`));
+    weights = folder("tandem-demo-model-");
+    const modelPath = makeGguf(join(weights.path, `${DEMO_MODEL}.gguf`));
     demo = await serveDemo({ dir: RUNTIME_DIR, modelPath });
   });
 
   after(async () => {
     await demo?.stop();
     workspace?.remove();
+    weights?.remove();
   });
 
   it("streams an answer of readable words from its vocabulary, labelled as a demo", async function () {
