@@ -41,6 +41,8 @@ export interface Learned {
   window?: number;
   /** Whether to describe tools in the instructions and read calls from the text, when the probe could tell. */
   textTools?: boolean;
+  /** Whether the model takes images, when the probe could tell. */
+  images?: boolean;
 }
 
 /** What Tandem should use for the model `report` is about. */
@@ -50,6 +52,7 @@ export function learned(report: Report): Learned {
   const { mode, described } = report.tools;
   if (mode === "native") out.textTools = false;
   else if (mode === "text" || mode === "refused" || (mode === "ignored" && described)) out.textTools = true;
+  if (report.images.ok !== undefined) out.images = report.images.ok;
   return out;
 }
 

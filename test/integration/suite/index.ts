@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
     await import("./panel.test");
     await import("./check.test");
     await import("./cut.test");
+    await import("./images.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
