@@ -93,13 +93,19 @@ export function plannedCall(request) {
 const PATHLIKE = /^(path|file|filename|filepath|file_path|uri|target)$/i;
 
 /**
- * The grammar of a JSON object of SCHEMA's required properties: PATH for a path-like string, a sentence
- * for another string, false for a boolean (never "overwrite" or "force" by accident), 1 for a number, one
- * of an enum's values. Undefined when a required property is of another kind (the demo cannot write it).
+ * The grammar of a JSON object of SCHEMA's required properties and its path (required or not): PATH for
+ * a path-like string, a sentence for another string, false for a boolean (never "overwrite" or "force" by
+ * accident), 1 for a number, one of an enum's values. Undefined when a required property is of another
+ * kind (the demo cannot write it).
  */
 export function argumentsGrammar(schema, path) {
   const properties = schema?.properties ?? {};
-  const required = Array.isArray(schema?.required) ? schema.required : [];
+  const required = Array.isArray(schema?.required) ? [...schema.required] : [];
+  // A tool that marks nothing required (Tandem's read_file also reads attachments by name) still gets a path.
+  const pathName = Object.keys(properties).find(
+    (name) => PATHLIKE.test(name) && properties[name]?.type === "string",
+  );
+  if (pathName && !required.some((name) => PATHLIKE.test(name))) required.unshift(pathName);
   const fields = [];
   for (const name of required) {
     const property = properties[name] ?? {};

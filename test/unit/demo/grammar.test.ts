@@ -52,6 +52,16 @@ describe("the demo model's grammars", () => {
     assert.equal(plannedCall(asking("Please read src/math.ts"))?.name, "read_file");
     assert.match(plannedCall(asking("Please read src/math.ts"))?.grammar ?? "", /"\\"src\/math\.ts\\""/);
     assert.match(plannedCall(asking("show me the readme"))?.grammar ?? "", /"\\"README\.md\\""/);
+    // A path the schema does not mark required is still given (the panel's read_file also reads attachments).
+    const loose = {
+      type: "function",
+      function: {
+        name: "read_file",
+        parameters: { type: "object", properties: { name: { type: "string" }, path: { type: "string" } } },
+      },
+    };
+    const looseCall = plannedCall({ tools: [loose], messages: [{ role: "user", content: "read a.md" }] });
+    assert.match(looseCall?.grammar ?? "", /^root ::= "\{" "\\"path\\":" "\\"a\.md\\"" "\}"$/m);
     // Text parts count; a path that climbs out is not taken as a name.
     const parts = [{ type: "text", text: "open ../../etc/passwd" }];
     assert.match(plannedCall(asking(parts))?.grammar ?? "", /"\\"README\.md\\""/);
