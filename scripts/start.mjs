@@ -88,24 +88,12 @@ async function chooseModel() {
   if (local) return { model: `the models of ${local} (found on this computer)`, env: {} };
   console.log("• no model configured and none found on this computer: starting the demo model");
   const dir = join(vscode.testDir, "demo");
-  if (!existsSync(join(dir, "node_modules/node-llama-cpp"))) {
-    mkdirSync(dir, { recursive: true });
-    step(
-      "installing the inference runtime node-llama-cpp (once)",
-      "npm",
-      [
-        "install",
-        "--prefix",
-        dir,
-        "--no-audit",
-        "--no-fund",
-        "-E",
-        "--omit=optional",
-        "node-llama-cpp@3.21.1",
-        "@node-llama-cpp/linux-x64@3.21.1",
-      ],
-      "installing node-llama-cpp failed; set AI_URL and AI_MODEL to use your own model instead.",
-    );
+  const { ensureRuntime, hasRuntime } = await import("./demo-model/runtime.mjs");
+  if (!hasRuntime(dir)) console.log("• installing the inference runtime node-llama-cpp (once)");
+  try {
+    ensureRuntime(dir);
+  } catch {
+    fail("installing node-llama-cpp failed; set AI_URL and AI_MODEL to use your own model instead.");
   }
   const { makeGguf } = await import("./demo-model/make-gguf.mjs");
   const { serveDemo, DEMO_MODEL } = await import("./demo-model/serve.mjs");
@@ -114,7 +102,7 @@ async function chooseModel() {
     fail(`the demo model did not start: ${e.message}`),
   );
   return {
-    model: `${DEMO_MODEL} — a DEMO model with random weights (it writes gibberish) at ${demo.url}. Set AI_URL / AI_MODEL / AI_API_KEY for a real one.`,
+    model: `${DEMO_MODEL} — a DEMO model with random weights at ${demo.url}: it writes random words from a small list, and asked to read or write a file (\`read README.md\`, \`write notes.md\`) it calls a tool. Set AI_URL / AI_MODEL / AI_API_KEY for a real model.`,
     env: { AI_URL: demo.url, AI_MODEL: DEMO_MODEL, AI_API_KEY: "none" },
     demo,
   };

@@ -105,7 +105,9 @@ class UserView implements ItemView {
         item.model ? h("span", { class: "muted", text: item.model }) : undefined,
       ),
       h("div", { class: "plain", text: item.text }),
-      chips.length ? h("div", { class: "chips", role: "list" }, ...chips) : undefined,
+      chips.length
+        ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
+        : undefined,
     );
   }
 }
@@ -300,8 +302,8 @@ class CallView implements ItemView {
         );
         element.prepend(h("span", { class: "letter", "aria-hidden": "true", text: chip.letter }));
         element.title = chip.title;
-        element.setAttribute("role", "listitem");
-        return element;
+        // The list item wraps the button: a role on the button itself would hide that it is one.
+        return h("span", { role: "listitem" }, element);
       }),
     );
   }

@@ -1,4 +1,7 @@
-/** The panel's tabs: a tablist of codicon buttons (arrow keys move between them) and their pages. */
+/**
+ * The panel's tabs: a tablist of codicon buttons (arrow keys move between them) and their pages. The
+ * "New chat" button sits beside the tablist, not in it: a tablist holds only tabs.
+ */
 import { button, h, icon } from "./dom";
 
 export interface Tab {
@@ -12,7 +15,8 @@ export interface Tab {
 
 export class Tabs {
   readonly element = h("div", { class: "shell" });
-  private readonly list = h("div", { class: "tabs", role: "tablist", "aria-label": "Tandem" });
+  private readonly bar = h("div", { class: "tabs" });
+  private readonly list = h("div", { class: "tablist", role: "tablist", "aria-label": "Tandem" });
   private readonly buttons = new Map<string, HTMLButtonElement>();
   current = "";
 
@@ -42,11 +46,12 @@ export class Tabs {
       tab.page.setAttribute("role", "tabpanel");
       tab.page.setAttribute("aria-labelledby", `tab-${tab.id}`);
     }
-    this.list.append(
+    this.bar.append(
+      this.list,
       h("span", { class: "grow" }),
       button("add", "New chat", newChat, { className: "new-chat" }),
     );
-    this.element.append(this.list, ...tabs.map((tab) => tab.page));
+    this.element.append(this.bar, ...tabs.map((tab) => tab.page));
   }
 
   /** Shows the tab `id` (the first one if there is none), and moves focus into it when asked. */

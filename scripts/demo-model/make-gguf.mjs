@@ -1,7 +1,9 @@
 // Writes a tiny LLaMA-architecture model in the GGUF format: 2 layers, a few hundred tokens (bytes plus
 // some words), ChatML template, random weights. A real inference runtime loads and runs it; what it writes
-// is gibberish, which is why `npm start` labels it a demo model. About half a megabyte; made in milliseconds.
+// would be gibberish, so grammar.mjs holds it to the words of its vocabulary, and `npm start` labels it a
+// demo. About half a megabyte; made in milliseconds.
 import { writeFileSync } from "node:fs";
+import { WORDS } from "./grammar.mjs";
 
 const T = { U32: 4, I32: 5, F32: 6, STRING: 8, ARRAY: 9 };
 const EMBD = 64,
@@ -17,11 +19,7 @@ function vocabulary() {
     tokens.push(`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`);
     types.push(6);
   }
-  const words =
-    "the a an and or of to in is it that this for on with as be are was you your code file test model tandem answer demo weights random gibberish function return value error run tool call plan read write line text ok yes no".split(
-      " ",
-    );
-  for (const w of words) {
+  for (const w of WORDS) {
     tokens.push(`▁${w}`);
     types.push(1);
   }
@@ -115,7 +113,7 @@ export function makeGguf(path) {
   const w = new Writer();
   const meta = [
     ["general.architecture", T.STRING, "llama"],
-    ["general.name", T.STRING, "tandem-demo"],
+    ["general.name", T.STRING, "tandem-demo-random-weights"],
     ["general.file_type", T.U32, 0],
     ["llama.context_length", T.U32, CONTEXT],
     ["llama.embedding_length", T.U32, EMBD],

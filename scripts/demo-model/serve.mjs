@@ -1,11 +1,21 @@
 // A demo model server: the tiny random-weight GGUF of make-gguf.mjs, run by the real inference runtime
 // node-llama-cpp (installed into .vscode-test/demo by `npm start`), behind an OpenAI-compatible HTTP API on
-// 127.0.0.1: GET /v1/models and POST /v1/chat/completions (streamed or not). What it writes is gibberish.
+// 127.0.0.1: GET /v1/models and POST /v1/chat/completions (streamed or not). Its weights are random, so
+// grammars (grammar.mjs) hold what it writes to words of its vocabulary, labelled as a demo, and, asked to
+// read or write a file, to one valid call of the request's read or write tool.
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { answerGrammar, plannedCall, textOf } from "./grammar.mjs";
 
-export const DEMO_MODEL = "tandem-demo";
+export const DEMO_MODEL = "tandem-demo-random-weights";
+
+/** How much of the conversation the model is shown: its context is 2,048 tokens, mostly single bytes. */
+const HISTORY_TURNS = 4;
+const TURN_CHARS = 200;
+const LAST_CHARS = 600;
+/** Enough for the longest text the grammars allow, one byte a token. */
+const MAX_TOKENS = 900;
 
 /** Starts the server; resolves with its base URL and a stop function. */
 export async function serveDemo({ dir, modelPath, port = 0 }) {
@@ -15,25 +25,26 @@ export async function serveDemo({ dir, modelPath, port = 0 }) {
   const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" });
   const model = await llama.loadModel({ modelPath });
   const context = await model.createContext({ contextSize: 2048, threads: 1, sequences: 2 });
+  const words = await llama.createGrammar({ grammar: answerGrammar() });
   let queue = Promise.resolve();
 
-  async function answer(messages, onText) {
+  /** Runs one turn of MESSAGES under GRAMMAR, giving each piece of text to onText; resolves with the whole. */
+  async function generate(messages, grammar, onText) {
     const sequence = context.getSequence();
     try {
       const session = new LlamaChatSession({ contextSequence: sequence });
       const turns = messages.filter((m) => m.role !== "system");
       const last = turns.pop();
       session.setChatHistory(
-        turns.map((m) =>
-          m.role === "assistant"
-            ? { type: "model", response: [String(m.content ?? "")] }
-            : { type: "user", text: String(m.content ?? "") },
-        ),
+        turns.slice(-HISTORY_TURNS).map((m) => {
+          const text = textOf(m.content).slice(-TURN_CHARS);
+          return m.role === "assistant" ? { type: "model", response: [text] } : { type: "user", text };
+        }),
       );
-      const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
-      return await session.prompt(text.slice(-2000), {
-        maxTokens: 64,
+      return await session.prompt(textOf(last?.content).slice(-LAST_CHARS), {
+        maxTokens: MAX_TOKENS,
         temperature: 0.8,
+        grammar,
         onTextChunk: onText,
       });
     } finally {
@@ -71,27 +82,52 @@ export async function serveDemo({ dir, modelPath, port = 0 }) {
         model: DEMO_MODEL,
         choices: [{ index: 0, delta, finish_reason: finish }],
       });
+      const call = plannedCall(request);
+      const send = (body) => res.write(`data: ${JSON.stringify(body)}\n\n`);
       // One answer at a time: the runtime has one thread.
       queue = queue
         .then(async () => {
+          const grammar = call ? await llama.createGrammar({ grammar: call.grammar }) : words;
+          const callId = `call_${Date.now().toString(36)}`;
           if (request.stream) {
             res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-            res.write(`data: ${JSON.stringify(chunk({ role: "assistant", content: "" }))}\n\n`);
-            const text = await answer(request.messages ?? [], (t) =>
-              res.write(`data: ${JSON.stringify(chunk({ content: t }))}\n\n`),
+            send(chunk({ role: "assistant", content: call ? null : "" }));
+            if (call) {
+              send(
+                chunk({
+                  tool_calls: [
+                    { index: 0, id: callId, type: "function", function: { name: call.name, arguments: "" } },
+                  ],
+                }),
+              );
+            }
+            const text = await generate(request.messages ?? [], grammar, (t) =>
+              send(chunk(call ? { tool_calls: [{ index: 0, function: { arguments: t } }] } : { content: t })),
             );
-            res.write(`data: ${JSON.stringify(chunk({}, "stop"))}\n\n`);
-            res.write(
-              `data: ${JSON.stringify({ ...chunk({}), choices: [], usage: { prompt_tokens: 0, completion_tokens: text.length, total_tokens: text.length } })}\n\n`,
-            );
+            send(chunk({}, call ? "tool_calls" : "stop"));
+            send({
+              ...chunk({}),
+              choices: [],
+              usage: { prompt_tokens: 0, completion_tokens: text.length, total_tokens: text.length },
+            });
             res.end("data: [DONE]\n\n");
           } else {
-            const text = await answer(request.messages ?? [], () => {});
+            const text = await generate(request.messages ?? [], grammar, () => {});
+            const message = call
+              ? {
+                  role: "assistant",
+                  content: null,
+                  tool_calls: [
+                    { id: callId, type: "function", function: { name: call.name, arguments: text } },
+                  ],
+                }
+              : { role: "assistant", content: text };
             json(200, {
               id,
               object: "chat.completion",
+              created: Math.floor(Date.now() / 1000),
               model: DEMO_MODEL,
-              choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+              choices: [{ index: 0, message, finish_reason: call ? "tool_calls" : "stop" }],
             });
           }
         })

@@ -23,6 +23,8 @@ export interface Learned {
   opens?: boolean;
   /** Request fields the endpoint refused (temperature, stop, top_k…): never sent again. */
   refused?: string[];
+  /** Whether the model takes images, when the endpoint check could tell. */
+  images?: boolean;
 }
 
 /** A store of learned facts by model key; the editor fills one with its global state. */

@@ -55,6 +55,7 @@ export function learned(report: Report): Learned {
   const field = BACK.find((f) => report.reasoning.fields.includes(f));
   if (field) out.reasoning = field;
   if (report.reasoning.opens) out.opens = true;
+  if (report.images.ok !== undefined) out.images = report.images.ok;
   return out;
 }
 

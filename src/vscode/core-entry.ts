@@ -5,6 +5,7 @@ export { agent } from "../agent/agent";
 export { run } from "../agent/run";
 export { limitNote, CONTINUE } from "../agent/limit-note";
 export { probe, markdown, learned } from "../agent/probe";
+export { takesImages } from "../agent/vision";
 export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../chat/catalogue";
 export { Store } from "../chat/store";
 export { serve } from "../chat/runner";

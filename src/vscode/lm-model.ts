@@ -1,23 +1,58 @@
 import vscode = require("vscode");
 import type { Call, Message, Model, Request, Turn } from "../agent/types";
 
-/** VS Code's chat messages for a core request: instructions first, tool calls and results as parts. */
-export function toChatMessages(request: Request): vscode.LanguageModelChatMessage[] {
+/** Makes VS Code's image data part of DATA, or undefined when the running VS Code has no data parts. */
+type ImageMaker = (data: Uint8Array, mimeType: string) => unknown;
+
+/** `LanguageModelDataPart.image` of the running VS Code, if it has one (the API is newer than its types here). */
+function imageMaker(): ImageMaker | undefined {
+  const DataPart: unknown = Reflect.get(vscode, "LanguageModelDataPart");
+  const image: unknown = DataPart ? Reflect.get(DataPart, "image") : undefined;
+  if (typeof image !== "function") return undefined;
+  return (data, mimeType) => {
+    const part: unknown = Reflect.apply(image, DataPart, [data, mimeType]);
+    return part;
+  };
+}
+
+/** True when CHAT says it reads images (`capabilities.supportsImageToText`, where VS Code gives it). */
+function readsImages(chat: vscode.LanguageModelChat): boolean {
+  const capabilities: unknown = Reflect.get(chat, "capabilities");
+  return !!capabilities && Reflect.get(capabilities, "supportsImageToText") === true;
+}
+
+/**
+ * VS Code's chat messages for a core request: instructions first, tool calls and results as parts, and
+ * a message's images as data parts when IMAGE can make them (else a note that they were left out).
+ */
+export function toChatMessages(request: Request, image?: ImageMaker): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = [];
   // vscode.lm has no system role: the instructions open the conversation as the person's words.
   if (request.instructions) out.push(vscode.LanguageModelChatMessage.User(request.instructions));
-  for (const m of request.messages) out.push(toChatMessage(m));
+  for (const m of request.messages) out.push(toChatMessage(m, image));
   if (request.answer)
     out.push(vscode.LanguageModelChatMessage.User("Answer now in words; do not call a tool."));
   return out;
 }
 
-function toChatMessage(m: Message): vscode.LanguageModelChatMessage {
+/** The media type and bytes of a data URL, or undefined for another URL. */
+function bytesOf(url: string): { mimeType: string; data: Uint8Array } | undefined {
+  const match = /^data:([\w.+-]+\/[\w.+-]+);base64,(.*)$/s.exec(url);
+  return match ? { mimeType: match[1], data: Buffer.from(match[2], "base64") } : undefined;
+}
+
+function toChatMessage(m: Message, image?: ImageMaker): vscode.LanguageModelChatMessage {
   if (m.role === "user") {
-    const note = m.images?.length
-      ? `\n\n(${m.images.length} picture(s) attached; this model reads text only.)`
-      : "";
-    return vscode.LanguageModelChatMessage.User(m.text + note);
+    const pictures = image ? (m.images ?? []).flatMap((url) => bytesOf(url) ?? []) : [];
+    const left = (m.images?.length ?? 0) - pictures.length;
+    const note = left ? `\n\n(${left} image(s) left out: this model reads text only.)` : "";
+    const message = vscode.LanguageModelChatMessage.User(m.text + note);
+    if (image && pictures.length) {
+      // The types (VS Code 1.104) list no data parts in a message; the running VS Code takes them there.
+      const parts = pictures.map((p) => image(p.data, p.mimeType));
+      Reflect.set(message, "content", [...message.content, ...parts]);
+    }
+    return message;
   }
   if (m.role === "tool") {
     return vscode.LanguageModelChatMessage.User([
@@ -55,7 +90,7 @@ export function lmModel(chat: vscode.LanguageModelChat): Model {
               description: t.function.description,
               inputSchema: t.function.parameters,
             }));
-        const messages = toChatMessages(request);
+        const messages = toChatMessages(request, readsImages(chat) ? imageMaker() : undefined);
         const response = await chat.sendRequest(messages, { tools }, cancel.token);
         let text = "";
         const calls: Call[] = [];

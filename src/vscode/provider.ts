@@ -1,26 +1,64 @@
 import vscode = require("vscode");
 import type { Call, FunctionTool, Message } from "../agent/types";
+import { factsKey } from "../agent/facts";
+import { core } from "./core";
 import { Models, VENDOR } from "./models";
+import { endpointSettings } from "./settings";
 
-/** Core messages from the messages VS Code hands a provider (system instructions come as user text). */
-export function fromChatMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): Message[] {
+/** An image VS Code passes as a data part (`LanguageModelDataPart`: newer than the API types built against). */
+interface ImagePart {
+  mimeType: string;
+  data: Uint8Array;
+}
+
+/** PART as an image, when it is a data part with an image type (other data parts are cache hints and JSON). */
+function imagePart(part: unknown): ImagePart | undefined {
+  if (!part || typeof part !== "object" || !("mimeType" in part) || !("data" in part)) return undefined;
+  const { mimeType, data } = part;
+  if (typeof mimeType !== "string" || !(data instanceof Uint8Array)) return undefined;
+  return /^image\/(?:png|jpeg|gif|webp)$/i.test(mimeType) ? { mimeType, data } : undefined;
+}
+
+/**
+ * Core messages from the messages VS Code hands a provider (system instructions come as user text).
+ * Images become data URLs of the user message when the model takes them, else a note that says so.
+ */
+export function fromChatMessages(
+  messages: readonly vscode.LanguageModelChatRequestMessage[],
+  takesImages = false,
+): Message[] {
   const out: Message[] = [];
   for (const m of messages) {
     let text = "";
     const calls: Call[] = [];
+    const images: string[] = [];
     for (const part of m.content) {
+      const image = imagePart(part);
       if (part instanceof vscode.LanguageModelTextPart) text += part.value;
       else if (part instanceof vscode.LanguageModelToolCallPart) {
         calls.push({ id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
       } else if (part instanceof vscode.LanguageModelToolResultPart) {
         const result = part.content
-          .map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : JSON.stringify(c)))
+          .map((c) => {
+            if (c instanceof vscode.LanguageModelTextPart) return c.value;
+            const picture = imagePart(c);
+            return picture ? `[image: ${picture.mimeType}]` : JSON.stringify(c);
+          })
           .join("");
         out.push({ role: "tool", call: part.callId, text: result });
+      } else if (image) {
+        images.push(`data:${image.mimeType};base64,${Buffer.from(image.data).toString("base64")}`);
       }
     }
     if (m.role === vscode.LanguageModelChatMessageRole.Assistant) {
       out.push({ role: "assistant", text, ...(calls.length ? { calls } : {}) });
+    } else if (images.length && takesImages) {
+      out.push({ role: "user", text, images });
+    } else if (images.length) {
+      out.push({
+        role: "user",
+        text: `${text}\n\n(${images.length} image(s) left out: this model reads text only.)`,
+      });
     } else if (text) {
       out.push({ role: "user", text });
     }
@@ -55,8 +93,16 @@ export class EndpointProvider implements vscode.LanguageModelChatProvider {
       tooltip: c.note || `${c.name} (${c.group})`,
       maxInputTokens: windowOf(c.note) || 128_000,
       maxOutputTokens: 16_384,
-      capabilities: { toolCalling: true, imageInput: true },
+      capabilities: { toolCalling: true, imageInput: this.takesImages(c.id, c.name) },
     }));
+  }
+
+  /** Whether the model of catalogue id ID (named NAME) takes images: Check Endpoint's finding, else its name. */
+  private takesImages(id: string, name: string): boolean {
+    const { endpointOf, placeOf, takesImages } = core();
+    const found = endpointOf(id, endpointSettings());
+    const learned = found && this.models.facts.get(factsKey(found.endpoint.baseURL, found.model))?.images;
+    return takesImages(placeOf(id).model || name, learned);
   }
 
   async provideLanguageModelChatResponse(
@@ -82,7 +128,7 @@ export class EndpointProvider implements vscode.LanguageModelChatProvider {
       const turn = await model.turn(
         {
           instructions: "",
-          messages: fromChatMessages(messages),
+          messages: fromChatMessages(messages, this.takesImages(info.id, info.name)),
           tools,
           answer: false,
           signal: abort.signal,

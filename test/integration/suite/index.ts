@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
     await import("./exports.test");
     await import("./cut.test");
     await import("./learned.test");
+    await import("./images.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

@@ -83,7 +83,12 @@ describe("agent: probe (Check Endpoint)", () => {
       report.verdict.note,
       "Tandem can use m: it streams, with native tool calls, reasoning in reasoning_content, a 32,768-token window and image input.",
     );
-    assert.deepEqual(learned(report), { window: 32_768, textTools: false, reasoning: "reasoning_content" });
+    assert.deepEqual(learned(report), {
+      window: 32_768,
+      textTools: false,
+      reasoning: "reasoning_content",
+      images: true,
+    });
 
     // Sent as Tandem sends a turn: streamed with usage, small token caps, one tool, one PNG data URL.
     const [plain, tools, image] = server.requests.map((r) => r.body);
@@ -131,7 +136,7 @@ describe("agent: probe (Check Endpoint)", () => {
       report.tools.note,
       'It refuses the tools field (400 tools param requires --jinja flag); described in the instructions, it calls by writing echo({"word":"ping"}): Tandem will call tools that way.',
     );
-    assert.deepEqual(learned(report), { window: 32_768, textTools: true });
+    assert.deepEqual(learned(report), { window: 32_768, textTools: true, images: true });
     // The refused request, then the same one with the tools in the instructions and no tools field.
     assert.equal(server.requests.length, 4);
     const retried = server.requests[2].body;
@@ -212,6 +217,7 @@ describe("agent: probe (Check Endpoint)", () => {
     let report = await check();
     assert.equal(report.images.ok, false);
     assert.equal(report.images.note, "It refuses images (400 This model does not support image input.).");
+    assert.equal(learned(report).images, false);
     assert.ok(report.verdict.note.endsWith("and no image input."));
     assert.equal(table(markdown(report))[6][1], "❌ refused");
 
