@@ -22,6 +22,8 @@ export class Assembly {
   reasoning = "";
   tokens = 0;
   input = 0;
+  /** Tokens read from the provider's prompt cache. */
+  cached = 0;
   /** Whether a piece was shown (after which a failed turn cannot be retried). */
   shown = false;
   /** Whether `each` asked to stop. */
@@ -42,6 +44,7 @@ export class Assembly {
     if (chunk.usage) {
       this.tokens = chunk.usage.completion_tokens ?? this.tokens;
       this.input = chunk.usage.prompt_tokens ?? this.input;
+      this.cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? this.cached;
     }
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) return !this.halted;
@@ -85,6 +88,7 @@ export class Assembly {
       tokens: this.tokens,
       input: this.input,
       window,
+      ...(this.cached ? { cached: this.cached } : {}),
     };
   }
 

@@ -69,6 +69,10 @@ export function served(
   let textTools = streaming.textTools ?? false;
   return {
     name,
+    async window(): Promise<number> {
+      if (window < 0) window = await windowOf(await api(), id);
+      return window;
+    },
     async turn(request: Request, each): Promise<Turn> {
       let client: OpenAI;
       try {

@@ -1,4 +1,5 @@
 /** The shared types of the agent core: what a model reads and writes, and what a run shows. */
+import type { Condensing } from "./condense-turn";
 
 /** A tool call the model made: its id, the tool, and its arguments (a JSON object's text). */
 export interface Call {
@@ -61,6 +62,8 @@ export interface Request {
   parameters?: Parameters;
   /** Aborts the turn's HTTP stream. */
   signal?: AbortSignal;
+  /** A request that condenses the conversation (a summary), not a round of it. */
+  summary?: boolean;
 }
 
 /** One turn of the model: what it wrote, its calls, and the tokens it wrote and read. */
@@ -75,6 +78,8 @@ export interface Turn {
   input: number;
   /** The model's context window in tokens (0: unknown). */
   window: number;
+  /** Tokens read that the provider served from its prompt cache (0 or absent: none said). */
+  cached?: number;
 }
 
 /**
@@ -84,6 +89,8 @@ export interface Turn {
 export interface Model {
   name: string;
   turn(request: Request, each: (piece: Piece) => boolean | void): Promise<Turn>;
+  /** The model's context window in tokens (0: unknown), asked before the first turn when the agent does not know it. */
+  window?(): Promise<number>;
 }
 
 /** A tool: its name, what it does, the JSON Schema of its input, and how it runs. */
@@ -144,6 +151,8 @@ export interface Agent {
   parameters?: Parameters;
   /** How long a tool call may take when its tool does not say (default 120 000 ms). */
   timeoutMs?: number;
+  /** How the history is condensed to fit the window, and the summary kept so far. */
+  condensing?: Condensing;
 }
 
 /** Options of one run. */
