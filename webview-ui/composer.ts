@@ -2,6 +2,7 @@
  * Where the person writes: a multi-line box (Enter sends, Shift+Enter breaks the line), attached
  * files as chips, the model and assistant pickers, Send or Stop, and the context meter.
  */
+import { usageLine } from "./usage";
 import type { FileRef } from "../src/protocol/messages";
 import { button, h, tokens } from "./dom";
 import type { Panel } from "./items";
@@ -141,7 +142,13 @@ export class Composer {
             "aria-valuemin": 0,
             "aria-valuemax": context.window,
             "aria-valuenow": context.used,
-            title: `Context: ${context.used} of ${context.window} tokens`,
+            title: [
+              `What the model was last sent: ${context.used} of ${context.window} tokens` +
+                " (older turns may be condensed for the model; your transcript keeps them all).",
+              context.total ? `This conversation: ${usageLine(context.total)}.` : "",
+            ]
+              .filter(Boolean)
+              .join("\n"),
           },
           bar,
           h("span", { class: "muted", text: `${tokens(context.used)} / ${tokens(context.window)}` }),

@@ -196,3 +196,21 @@ export async function condensedTurn(
     }
   }
 }
+
+/**
+ * Summarises the whole history now, as `/compact` asks, and tells `a.condensing.told`; undefined
+ * when there is nothing that is not summarised already.
+ */
+export async function compact(a: Agent, signal?: AbortSignal): Promise<Summary | undefined> {
+  const c = condensingOf(a);
+  if (a.history.length <= (c.summary?.count ?? 0)) return undefined;
+  const window = await windowOf(a);
+  const made = await summarise(a, a.history.length, window, signal);
+  const view = shape(
+    a.history,
+    made,
+    measureOf(a, { instructions: "", messages: [], tools: [], answer: false }, window),
+  );
+  c.told?.({ summary: made, stubbed: 0, tokens: view.tokens, window });
+  return made;
+}

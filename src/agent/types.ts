@@ -91,6 +91,15 @@ export interface Model {
   turn(request: Request, each: (piece: Piece) => boolean | void): Promise<Turn>;
   /** The model's context window in tokens (0: unknown), asked before the first turn when the agent does not know it. */
   window?(): Promise<number>;
+  /** What its tokens cost, when known (settings or the endpoint's model list). */
+  prices?: Prices;
+}
+
+/** A model's prices in US dollars per million tokens; `cached` for tokens read from the provider's cache (default `input`). */
+export interface Prices {
+  input: number;
+  output: number;
+  cached?: number;
 }
 
 /** A tool: its name, what it does, the JSON Schema of its input, and how it runs. */
