@@ -168,6 +168,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     // The model's view is condensed as the run goes; the stored items keep everything.
     a.history = withoutCommands(a.history);
     resume(a, runs.summaries.get(chat));
+    // A model that cannot say its window is taken to have the one its last turn here reported.
+    if (!model.window) a.window = store.get("contexts", chat)?.window ?? 0;
     marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
