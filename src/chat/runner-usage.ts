@@ -88,3 +88,22 @@ export class Tally {
       this.store.put("contexts", { id: this.chat, used, window, total: added(before?.total, usage) });
   }
 }
+
+/**
+ * The prices of `model` in an endpoint's `prices` setting (by model id, "*" for the rest), read
+ * with care: a price that is not a number of dollars per million tokens ≥ 0 is no price.
+ */
+export function pricesFor(setting: unknown, model: string): Prices | undefined {
+  if (!setting || typeof setting !== "object" || Array.isArray(setting)) return undefined;
+  const table = setting as Record<string, unknown>;
+  const entry = Object.hasOwn(table, model)
+    ? table[model]
+    : Object.hasOwn(table, "*")
+      ? table["*"]
+      : undefined;
+  if (!entry || typeof entry !== "object") return undefined;
+  const { input, output, cached } = entry as Record<string, unknown>;
+  const price = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0;
+  if (!price(input) || !price(output)) return undefined;
+  return { input, output, ...(price(cached) ? { cached } : {}) };
+}

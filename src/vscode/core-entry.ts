@@ -3,6 +3,9 @@
 export { endpoint } from "../agent/endpoint";
 export { agent } from "../agent/agent";
 export { run } from "../agent/run";
+export { compact } from "../agent/condense-turn";
+export { withSummary } from "../agent/condense";
+export { pricesFor } from "../chat/runner-usage";
 export { probe, markdown, learned } from "../agent/probe";
 export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../chat/catalogue";
 export { Store } from "../chat/store";

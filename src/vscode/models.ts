@@ -107,7 +107,7 @@ export class Models {
     const e = found.endpoint as (typeof endpoints)[number];
     // What "Check Endpoint" learned of this model: its window, and whether it calls tools only in text.
     const known = learnedModels.get(`${e.name}/${found.model}`);
-    return endpoint({
+    const model = endpoint({
       baseURL: e.baseURL,
       apiKey: e.apiKey || "none",
       model: found.model,
@@ -115,5 +115,8 @@ export class Models {
       ...(known?.window ? { window: known.window } : {}),
       ...(known?.textTools !== undefined ? { textTools: known.textTools } : {}),
     });
+    // The prices the person set for this endpoint's model, so each answer shows its cost.
+    const prices = core().pricesFor(e.setting.prices, found.model);
+    return prices ? { ...model, prices } : model;
   }
 }

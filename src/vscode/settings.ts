@@ -6,6 +6,8 @@ export interface EndpointSetting {
   baseURL: string;
   headers?: Record<string, string>;
   models?: string[] | "list";
+  /** Dollars per million tokens by model id ("*" the rest), read by `pricesFor`. */
+  prices?: unknown;
 }
 
 /** The name of the endpoint made from AI_URL / AI_MODEL / AI_API_KEY. */

@@ -4,7 +4,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import type { Request, Turn } from "../../../src/agent/types";
 import { asked } from "../../../src/chat/make";
 import { fingerprint } from "../../../src/chat/runner-condense";
-import { costOf } from "../../../src/chat/runner-usage";
+import { costOf, pricesFor } from "../../../src/chat/runner-usage";
 import { finalAnswer, logPart, readLog, scriptLongTask } from "../../fixtures/long-task";
 import { openaiServer, promptTokens, type FixtureServer } from "../../fixtures/openai-server";
 import { answerOf, bench, gate, hostOf, transcript, until, type Bench } from "./runner-fixture";
@@ -205,6 +205,17 @@ describe("chat runner: condensing, titles and tokens", () => {
       cost: costOf(expected, model.prices) + costOf(second, model.prices),
     });
     assert.equal(b.store.get("contexts", chat)?.used, 2010, "the meter shows the last turn's view");
+  });
+
+  it("reads an endpoint's prices setting by model id, with care", () => {
+    const setting = { "gpt-4o": { input: 2.5, output: 10, cached: 1.25 }, "*": { input: 1, output: 2 } };
+    assert.deepEqual(pricesFor(setting, "gpt-4o"), { input: 2.5, output: 10, cached: 1.25 });
+    assert.deepEqual(pricesFor(setting, "other"), { input: 1, output: 2 });
+    assert.equal(pricesFor({ m: { input: "2", output: 1 } }, "m"), undefined);
+    assert.equal(pricesFor({ m: { input: -1, output: 1 } }, "m"), undefined);
+    assert.equal(pricesFor({ m: { input: 1, output: 1 } }, "__proto__"), undefined);
+    assert.equal(pricesFor(undefined, "m"), undefined);
+    assert.equal(pricesFor([], "m"), undefined);
   });
 
   it("fingerprints what messages say, not their ids", () => {
