@@ -12,7 +12,16 @@ import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "..
 import { askPerson, offered, verdict, type Rules } from "./approval";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
-import { compactNow, isCompact, marking, resume, withoutCommands, type Kept } from "./runner-condense";
+import { condensingOf } from "../agent/condense-turn";
+import {
+  compactNow,
+  isCompact,
+  marking,
+  resume,
+  storedCompact,
+  withoutCommands,
+  type Kept,
+} from "./runner-condense";
 import { filesOf, historyBefore, type Work } from "./runner-history";
 import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
 import { Tally } from "./runner-usage";
@@ -160,13 +169,24 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const items = store.items(chat);
     tally = new Tally(store, chat, model.prices);
     const a = agent(tally.counted(model));
-    a.history = await historyBefore(items, work.user, async (user) => {
+    const given = async (user: Item): Promise<Attached> => {
       const given = await runs.given(user);
       documentsOf(a).push(...given.documents);
       return given;
-    });
-    // The model's view is condensed as the run goes; the stored items keep everything.
-    a.history = withoutCommands(a.history);
+    };
+    a.history = withoutCommands(await historyBefore(items, work.user, given));
+    // The model's view is condensed as the run goes; the stored items keep everything. A summary
+    // made earlier is taken up: the one kept in memory, else (after a restart) the last /compact's.
+    const stored = runs.summaries.has(chat)
+      ? undefined
+      : await storedCompact(
+          items,
+          work.user,
+          // Counted with the files' texts only: their documents are already the run's.
+          async (compact) =>
+            withoutCommands(await historyBefore(items, compact, (user) => runs.given(user))).length,
+        );
+    if (stored) condensingOf(a).summary = stored;
     resume(a, runs.summaries.get(chat));
     // A model that cannot say its window is taken to have the one its last turn here reported.
     if (!model.window) a.window = store.get("contexts", chat)?.window ?? 0;

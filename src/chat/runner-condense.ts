@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { compact, condensingOf } from "../agent/condense-turn";
 import type { Agent, Message } from "../agent/types";
 import type { Item } from "./rows";
+import { parentOf } from "./runner-items";
 import type { Answer } from "./runner-items";
 import type { Tally } from "./runner-usage";
 
@@ -69,4 +70,23 @@ export function marking(a: Agent, written: Answer, tally: Tally, keep: (kept: Ke
 export async function compactNow(a: Agent, written: Answer, signal: AbortSignal): Promise<void> {
   const made = await compact(a, signal);
   if (!made) written.error("There is nothing to condense yet.");
+}
+
+/**
+ * The summary the latest `/compact` before `user` stored, with the messages it covers (all those
+ * before it, counted by `before`), for a run after a restart, when no summary is kept in memory.
+ */
+export async function storedCompact(
+  items: readonly Item[],
+  user: Item,
+  before: (compact: Item) => Promise<number>,
+): Promise<{ count: number; text: string } | undefined> {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const row = items[i];
+    if (row.kind !== "summary" || row.id >= user.id) continue;
+    const compact = items.find((u) => u.id === parentOf(row.id));
+    if (!compact || !isCompact(compact)) return undefined;
+    return { count: await before(compact), text: row.text };
+  }
+  return undefined;
 }

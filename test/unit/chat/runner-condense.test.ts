@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { endpoint } from "../../../src/agent/endpoint";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import type { Request, Turn } from "../../../src/agent/types";
@@ -119,6 +122,30 @@ describe("chat runner: condensing, titles and tokens", () => {
       /Summary of them:\]\nThey asked about today: sunny\.\n\[End of the summary\.\]\n\nAnd tomorrow\?$/,
     );
     assert.ok(!sent.some((m) => m.text === "/compact"), "the command is not sent to the model");
+  });
+
+  it("after a restart, the next message is sent the last /compact's summary, not the whole conversation", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tandem-compact-"));
+    try {
+      const before = small([says("Sunny.")], "They asked about today: sunny.");
+      b = await bench(hostOf({ default: before.model }), {}, dir);
+      const chat = b.chat();
+      await b.send(asked("What is the weather today?", chat));
+      await b.runner.idle();
+      await b.send(asked("/compact", chat));
+      await b.end();
+      const after = small([says("Rainy.")]);
+      b = await bench(hostOf({ default: after.model }), {}, dir);
+      await b.send(asked("And tomorrow?", chat));
+      assert.equal(after.summaries.length, 0, "no summary asked again");
+      const sent = after.model.requests.at(-1)!.messages;
+      assert.equal(sent.length, 1);
+      assert.match(sent[0].text, /Summary of them:\]\nThey asked about today: sunny\.[\s\S]*And tomorrow\?$/);
+    } finally {
+      await b?.end();
+      b = undefined;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("/compact with nothing to condense says so", async () => {
