@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { Assembly } from "./assembly";
 import { explain, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
 import type { Model, Request, Turn } from "./types";
+import { pricesOf } from "./prices";
 import { windowOf } from "./window";
 import { body } from "./wire";
 
@@ -67,10 +68,10 @@ export function served(
   const idleMs = streaming.idleMs ?? 60_000;
   // Set once the endpoint refuses `tools`: from then on tools are described and calls read from text.
   let textTools = streaming.textTools ?? false;
-  return {
+  const model: Model = {
     name,
     async window(): Promise<number> {
-      if (window < 0) window = await windowOf(await api(), id);
+      if (window < 0) window = await listedWindow(await api());
       return window;
     },
     async turn(request: Request, each): Promise<Turn> {
@@ -82,7 +83,7 @@ export function served(
           `Cannot reach the model ${name}: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      if (window < 0) window = await windowOf(client, id);
+      if (window < 0) window = await listedWindow(client);
       const names = new Set(request.tools.map((t) => t.function.name));
       const openrouter = client.baseURL.startsWith(OPENROUTER);
       for (let attempt = 0; ; attempt++) {
@@ -138,6 +139,14 @@ export function served(
       }
     },
   };
+  // The model list is read once, for the window; the same entry gives prices when it lists them (OpenRouter).
+  const listedWindow = async (client: OpenAI): Promise<number> => {
+    const listed = await windowOf(client, id);
+    const prices = await pricesOf(client, id);
+    if (prices && !model.prices) model.prices = prices;
+    return listed;
+  };
+  return model;
 }
 
 /** Waits `ms`; false when `signal` aborts first. */

@@ -167,7 +167,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       return;
     }
     const items = store.items(chat);
-    tally = new Tally(store, chat, model.prices);
+    tally = new Tally(store, chat);
     const a = agent(tally.counted(model));
     const given = async (user: Item): Promise<Attached> => {
       const given = await runs.given(user);

@@ -40,7 +40,6 @@ export class Tally {
   constructor(
     private readonly store: Store,
     private readonly chat: string,
-    private readonly prices?: Prices,
   ) {}
 
   /** What the answer took so far (undefined before its first turn). */
@@ -54,7 +53,8 @@ export class Tally {
       name: model.name,
       turn: async (request, each) => {
         const turn = await model.turn(request, each);
-        this.add(turn, request.summary === true);
+        // Read at each turn: an endpoint learns its prices from its model list at the first one.
+        this.add(turn, request.summary === true, model.prices);
         return turn;
       },
     };
@@ -73,13 +73,13 @@ export class Tally {
       });
   }
 
-  private add(turn: Turn, summary: boolean): void {
+  private add(turn: Turn, summary: boolean, prices: Prices | undefined): void {
     const tokens = {
       input: Math.max(0, Math.round(turn.input)),
       output: Math.max(0, Math.round(turn.tokens)),
       cached: Math.max(0, Math.round(turn.cached ?? 0)),
     };
-    const usage: Usage = this.prices ? { ...tokens, cost: costOf(tokens, this.prices) } : tokens;
+    const usage: Usage = prices ? { ...tokens, cost: costOf(tokens, prices) } : tokens;
     this.sum = added(this.sum, usage);
     const before = this.store.get("contexts", this.chat);
     const window = Math.max(0, Math.round(turn.window || before?.window || 0));

@@ -9,7 +9,7 @@ import { asked } from "../../../src/chat/make";
 import { fingerprint } from "../../../src/chat/runner-condense";
 import { costOf, pricesFor } from "../../../src/chat/runner-usage";
 import { finalAnswer, logPart, readLog, scriptLongTask } from "../../fixtures/long-task";
-import { openaiServer, promptTokens, type FixtureServer } from "../../fixtures/openai-server";
+import { answer, openaiServer, promptTokens, type FixtureServer } from "../../fixtures/openai-server";
 import { answerOf, bench, gate, hostOf, transcript, until, type Bench } from "./runner-fixture";
 
 /** A scripted model with a 2k window whose summary requests are answered with `summary` and counted. */
@@ -232,6 +232,25 @@ describe("chat runner: condensing, titles and tokens", () => {
       cost: costOf(expected, model.prices) + costOf(second, model.prices),
     });
     assert.equal(b.store.get("contexts", chat)?.used, 2010, "the meter shows the last turn's view");
+  });
+
+  it("takes the prices an endpoint's model list gives (OpenRouter's pricing), reading the list once", async () => {
+    server = await openaiServer();
+    server.models = [
+      {
+        id: "paid",
+        context_length: 32_000,
+        pricing: { prompt: "0.000003", completion: "0.000015", input_cache_read: "0.0000003" },
+      },
+    ];
+    server.script(answer("Hello.", { prompt: 1000, completion: 100 }), answer("Title"));
+    const model = endpoint({ baseURL: server.baseURL, model: "paid", retry: { attempts: 0 } });
+    b = await bench(hostOf({ default: model }));
+    const chat = b.chat();
+    const user = await b.send(asked("Hi", chat));
+    const text = answerOf(b.store, chat, user.id).findLast((i) => i.kind === "text");
+    assert.deepEqual(text?.usage, { input: 1000, output: 100, cached: 0, cost: 0.0045 });
+    assert.equal(server.all.filter((r) => r.path.endsWith("/models")).length, 1);
   });
 
   it("reads an endpoint's prices setting by model id, with care", () => {
