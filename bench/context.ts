@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     const total = sent.reduce((sum, n) => sum + n, 0);
     const finished = answer === finalAnswer(ROUNDS) ? 1 : 0;
     console.log(
-      `BENCH context rounds=${rounds.length - 1} window=${WINDOW} overflowed=${server.overflowed} max_prompt_tokens=${Math.max(...sent)} prompt_tokens_vs_full=${(total / full).toFixed(3)} requests=${server.requests.length} finished=${finished}`,
+      `BENCH context rounds=${rounds.length - 1} window=${WINDOW} overflowed=${server.overflowed} max_prompt_tokens=${Math.max(...sent)} prompt_tokens_vs_full=${(total / full).toFixed(3)} finished=${finished}`,
     );
   } finally {
     await server.close();

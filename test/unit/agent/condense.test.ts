@@ -129,7 +129,7 @@ describe("condense: estimates, stubs and what to cut", () => {
     assert.equal(joined.length, 1);
     assert.match(
       joined[0].text,
-      /condensed\. Summary of them:\]\nThey asked for X\.\n\[End of the summary\.\]\n\nGo on$/,
+      /condensed\. Summary of them:\]\nThey asked for X\.\n\[End of the summary\. You wrote it[^\]]*\]\n\nGo on$/,
     );
     const alone = withSummary("S", [{ role: "assistant", text: "a" }]);
     assert.deepEqual(

@@ -119,7 +119,7 @@ describe("chat runner: condensing, titles and tokens", () => {
     assert.equal(sent.length, 1);
     assert.match(
       sent[0].text,
-      /Summary of them:\]\nThey asked about today: sunny\.\n\[End of the summary\.\]\n\nAnd tomorrow\?$/,
+      /Summary of them:\]\nThey asked about today: sunny\.\n\[End of the summary\. You wrote it[^\]]*\]\n\nAnd tomorrow\?$/,
     );
     assert.ok(!sent.some((m) => m.text === "/compact"), "the command is not sent to the model");
   });
