@@ -30,8 +30,6 @@ export interface Condensing {
   summary?: Summary;
   /** Reported prompt tokens over estimated ones (1 until a turn reports them). */
   ratio?: number;
-  /** Summarise at the next round even if the request fits (`/compact` during a run). */
-  force?: boolean;
   /** Told when a summary was made and each round what the view took. */
   told?(event: Condensed): void;
 }
@@ -132,11 +130,8 @@ export async function viewFor(a: Agent, request: Request, signal?: AbortSignal):
   const known = a.window > 0;
   let view = shape(a.history, c.summary, measure);
   let made: Summary | undefined;
-  if ((known && view.tokens > measure.budget) || c.force) {
-    const count = c.force
-      ? (cut(a.history, c.summary, { ...measure, budget: 0 }) ?? undefined)
-      : cut(a.history, c.summary, measure);
-    c.force = false;
+  if (known && view.tokens > measure.budget) {
+    const count = cut(a.history, c.summary, measure);
     if (count !== undefined) {
       made = await summarise(a, count, window, signal);
       view = shape(a.history, made, measure);
