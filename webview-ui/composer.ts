@@ -93,6 +93,20 @@ export class Composer {
     this.saved();
   }
 
+  /** Asks to condense the open conversation for the model (`/compact`); the transcript stays whole. */
+  compact(): void {
+    const { store, host } = this.panel;
+    if (!store.chat || store.busy) return;
+    host.post({
+      type: "send",
+      chat: store.chat,
+      text: "/compact",
+      files: [],
+      model: this.model.value,
+      assistant: "",
+    });
+  }
+
   /** Asks the host to stop the open conversation's run. */
   stop(): void {
     if (this.panel.store.busy) this.panel.host.post({ type: "stop", chat: this.panel.store.chat });
@@ -153,6 +167,8 @@ export class Composer {
           bar,
           h("span", { class: "muted", text: `${tokens(context.used)} / ${tokens(context.window)}` }),
         ),
+        // `/compact` as a button: the same message the person can type, queued like any other.
+        button("fold", "Condense the conversation for the model", () => this.compact()),
       );
     }
   }

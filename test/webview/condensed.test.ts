@@ -70,6 +70,15 @@ describe("the transcript: condensing, tokens and cost", () => {
     assert.match(title, /This conversation: 40k in · 2.0k out · \$0\.15\./);
   });
 
+  it("condenses on demand from a button beside the meter, as /compact", async () => {
+    await panel.send({ type: "running", chat: "c1", running: false });
+    await panel.page.getByRole("button", { name: "Condense the conversation for the model" }).click();
+    const sent = (await panel.posted()).at(-1);
+    assert.equal(sent?.type, "send");
+    assert.equal(sent?.type === "send" && sent.text, "/compact");
+    assert.equal(sent?.type === "send" && sent.chat, "c1");
+  });
+
   it("broke no CSP rule and logged no error", async () => {
     assert.deepEqual(await panel.violations(), []);
     assert.deepEqual(panel.errors, []);
