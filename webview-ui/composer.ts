@@ -2,6 +2,7 @@
  * Where the person writes: a multi-line box (Enter sends, Shift+Enter breaks the line), attached
  * files as chips, the model and assistant pickers, Send or Stop, and the context meter.
  */
+import { usageLine } from "./usage";
 import type { FileRef } from "../src/protocol/messages";
 import { button, h, tokens } from "./dom";
 import type { Panel } from "./items";
@@ -92,6 +93,20 @@ export class Composer {
     this.saved();
   }
 
+  /** Asks to condense the open conversation for the model (`/compact`); the transcript stays whole. */
+  compact(): void {
+    const { store, host } = this.panel;
+    if (!store.chat || store.busy) return;
+    host.post({
+      type: "send",
+      chat: store.chat,
+      text: "/compact",
+      files: [],
+      model: this.model.value,
+      assistant: "",
+    });
+  }
+
   /** Asks the host to stop the open conversation's run. */
   stop(): void {
     if (this.panel.store.busy) this.panel.host.post({ type: "stop", chat: this.panel.store.chat });
@@ -141,11 +156,19 @@ export class Composer {
             "aria-valuemin": 0,
             "aria-valuemax": context.window,
             "aria-valuenow": context.used,
-            title: `Context: ${context.used} of ${context.window} tokens`,
+            title: [
+              `What the model was last sent: ${context.used} of ${context.window} tokens` +
+                " (older turns may be condensed for the model; your transcript keeps them all).",
+              context.total ? `This conversation: ${usageLine(context.total)}.` : "",
+            ]
+              .filter(Boolean)
+              .join("\n"),
           },
           bar,
           h("span", { class: "muted", text: `${tokens(context.used)} / ${tokens(context.window)}` }),
         ),
+        // `/compact` as a button: the same message the person can type, queued like any other.
+        button("fold", "Condense the conversation for the model", () => this.compact()),
       );
     }
   }

@@ -5,6 +5,7 @@ import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import type { Store } from "./state";
+import { usageLine } from "./usage";
 
 /** What the views of items need: the replica, and the host to tell what the person does. */
 export interface Panel {
@@ -34,6 +35,8 @@ export function itemView(item: Item, panel: Panel): ItemView {
       return new CallView(item, panel);
     case "error":
       return new ErrorView(item, panel);
+    case "summary":
+      return new SummaryView(item);
     case "plan":
     case "retry":
     case "stop":
@@ -130,6 +133,15 @@ class AnswerView implements ItemView {
     this.body.show(item.text);
     this.element.setAttribute("aria-busy", String(!item.done));
     interrupted(this.status, item, this.panel);
+    // What the answer took, small under it (on its last text item).
+    if (item.usage && item.done)
+      this.status.append(
+        h("span", {
+          class: "usage muted",
+          text: usageLine(item.usage),
+          title: `This answer read ${item.usage.input} tokens (${item.usage.cached} from the provider's cache) and wrote ${item.usage.output}.`,
+        }),
+      );
   }
 
   patched(changed: number[]): void {
@@ -375,6 +387,25 @@ class NoteView implements ItemView {
     this.element.replaceChildren(
       icon(item.kind === "stop" ? "debug-stop" : "refresh"),
       h("span", { text: words }),
+    );
+  }
+}
+
+/**
+ * Where the model's view was condensed: a divider that says so, the summary the model wrote for
+ * itself folded under it. The transcript above it stays whole; only the model sees less.
+ */
+class SummaryView implements ItemView {
+  readonly element = h("details", { class: "item condensed" });
+
+  constructor(item: Item) {
+    this.update(item);
+  }
+
+  update(item: Item): void {
+    this.element.replaceChildren(
+      h("summary", {}, icon("fold"), h("span", { text: "Earlier turns were summarised for the model" })),
+      h("div", { class: "plain", text: item.text }),
     );
   }
 }

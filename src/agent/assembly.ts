@@ -23,6 +23,8 @@ export class Assembly {
   reasoning = "";
   tokens = 0;
   input = 0;
+  /** Tokens read from the provider's prompt cache. */
+  cached = 0;
   /** Whether a piece was shown (after which a failed turn cannot be retried). */
   shown = false;
   /** Whether `each` asked to stop. */
@@ -58,6 +60,7 @@ export class Assembly {
       this.tokens = chunk.usage.completion_tokens ?? this.tokens;
       this.input = chunk.usage.prompt_tokens ?? this.input;
       this.counted = chunk.usage.completion_tokens !== undefined;
+      this.cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? this.cached;
     }
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) return !this.halted;
@@ -115,6 +118,7 @@ export class Assembly {
       tokens: this.counted ? this.tokens : Math.ceil(this.chars / 4),
       input: this.input,
       window,
+      ...(this.cached ? { cached: this.cached } : {}),
     };
   }
 

@@ -5,6 +5,7 @@ import { factsKey, learn, memoryFacts, type Facts, type Learned } from "./facts"
 import { explain, refusedFields, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
 import { scrub } from "./scrub";
 import type { Model, Request, Turn } from "./types";
+import { pricesOf } from "./prices";
 import { windowOf } from "./window";
 import { body } from "./wire";
 
@@ -75,8 +76,20 @@ export function served(
   const firstMs = streaming.firstMs ?? 300_000;
   const idleMs = streaming.idleMs ?? 60_000;
   const facts = streaming.facts ?? memoryFacts();
-  return {
+  /** The window: what was learned of the model, else its listing (read once). */
+  const windowFor = async (client: OpenAI): Promise<number> => {
+    if (window < 0) {
+      const key = streaming.key ?? factsKey(client.baseURL, id);
+      window = facts.get(key)?.window || (await listedWindow(client));
+      if (window > 0) learn(facts, key, { window });
+    }
+    return window;
+  };
+  const model: Model = {
     name,
+    async window(): Promise<number> {
+      return windowFor(await api());
+    },
     async turn(request: Request, each): Promise<Turn> {
       let client: OpenAI;
       try {
@@ -89,10 +102,7 @@ export function served(
       const key = streaming.key ?? factsKey(client.baseURL, id);
       // What earlier turns and runs learned: read at each turn, as another model object may have learned more.
       const known = (): Learned => facts.get(key) ?? {};
-      if (window < 0) {
-        window = known().window || (await windowOf(client, id));
-        if (window > 0) learn(facts, key, { window });
-      }
+      await windowFor(client);
       const names = new Set(request.tools.map((t) => t.function.name));
       const openrouter = client.baseURL.startsWith(OPENROUTER);
       for (let attempt = 0; ; attempt++) {
@@ -172,6 +182,14 @@ export function served(
       }
     },
   };
+  // The model list is read once, for the window; the same entry gives prices when it lists them (OpenRouter).
+  const listedWindow = async (client: OpenAI): Promise<number> => {
+    const listed = await windowOf(client, id);
+    const prices = await pricesOf(client, id);
+    if (prices && !model.prices) model.prices = prices;
+    return listed;
+  };
+  return model;
 }
 
 /** Waits `ms`; false when `signal` aborts first. */

@@ -3,6 +3,8 @@ export * from "./types";
 export { agent } from "./agent";
 export { tool, schema, parse, issues, type ToolOptions } from "./tool";
 export { run, RunError } from "./run";
+export { compact, condensedTurn, type Condensing, type Condensed } from "./condense-turn";
+export { FALLBACK_WINDOW, THRESHOLD, estimate, stub, withSummary, type Summary } from "./condense";
 export { ask, title, shorten } from "./ask";
 export { scripted, says, calls, pieces, type Script, type ScriptedModel } from "./scripted";
 export { endpoint, served, windowOf, OPENROUTER, type EndpointOptions, type Streaming } from "./endpoint";

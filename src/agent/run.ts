@@ -1,5 +1,6 @@
 /** The run loop: model turn, all calls of the turn at once, results back, until an answer or a limit. */
 import { attach, documentsOf, reader } from "./attachments";
+import { condensedTurn } from "./condense-turn";
 import { HALTED, perform, reason, type Outcome } from "./perform";
 import {
   READ_FILE,
@@ -150,7 +151,9 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       let chars = 0;
       let turn: Turn;
       try {
-        turn = await a.model.turn(
+        // The history is condensed to the model's window before every round (condense-turn.ts).
+        turn = await condensedTurn(
+          a,
           {
             instructions: instructionsOf(a, extra, limit),
             messages: a.history,

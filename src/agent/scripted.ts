@@ -75,6 +75,7 @@ export function scripted(turns: Script[], name = "scripted"): ScriptedModel {
           turn.tokens || estimate(given.reasoning + given.text + turn.calls.map((c) => c.arguments).join("")),
         input: turn.input || estimate(JSON.stringify(request.messages) + request.instructions),
         window: turn.window,
+        ...(turn.cached ? { cached: turn.cached } : {}),
       };
     },
   };

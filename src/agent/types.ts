@@ -1,4 +1,5 @@
 /** The shared types of the agent core: what a model reads and writes, and what a run shows. */
+import type { Condensing } from "./condense-turn";
 
 /** A tool call the model made: its id, the tool, and its arguments (a JSON object's text). */
 export interface Call {
@@ -63,6 +64,8 @@ export interface Request {
   parameters?: Parameters;
   /** Aborts the turn's HTTP stream. */
   signal?: AbortSignal;
+  /** A request that condenses the conversation (a summary), not a round of it. */
+  summary?: boolean;
 }
 
 /** One turn of the model: what it wrote, its calls, and the tokens it wrote and read. */
@@ -77,6 +80,8 @@ export interface Turn {
   input: number;
   /** The model's context window in tokens (0: unknown). */
   window: number;
+  /** Tokens read that the provider served from its prompt cache (0 or absent: none said). */
+  cached?: number;
 }
 
 /**
@@ -86,6 +91,17 @@ export interface Turn {
 export interface Model {
   name: string;
   turn(request: Request, each: (piece: Piece) => boolean | void): Promise<Turn>;
+  /** The model's context window in tokens (0: unknown), asked before the first turn when the agent does not know it. */
+  window?(): Promise<number>;
+  /** What its tokens cost, when known (settings or the endpoint's model list). */
+  prices?: Prices;
+}
+
+/** A model's prices in US dollars per million tokens; `cached` for tokens read from the provider's cache (default `input`). */
+export interface Prices {
+  input: number;
+  output: number;
+  cached?: number;
 }
 
 /** A tool: its name, what it does, the JSON Schema of its input, and how it runs. */
@@ -149,6 +165,8 @@ export interface Agent {
   parameters?: Parameters;
   /** How long a tool call may take when its tool does not say (default 120 000 ms). */
   timeoutMs?: number;
+  /** How the history is condensed to fit the window, and the summary kept so far. */
+  condensing?: Condensing;
 }
 
 /** Options of one run. */

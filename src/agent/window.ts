@@ -15,9 +15,27 @@ export function windowOf(api: OpenAI, model: string): Promise<number> {
 }
 
 async function listed(api: OpenAI, model: string): Promise<number> {
-  const page = await api.models.list({ maxRetries: 0, timeout: 10_000 });
-  const entry = page.data.find((m) => m.id === model) as unknown as Record<string, unknown> | undefined;
+  const entry = await entryOf(api, model);
   return entry ? windowIn(entry) : 0;
+}
+
+const entries = new Map<string, Promise<Record<string, unknown> | undefined>>();
+
+/** Model `model`'s entry in `api`'s list (GET /models, asked once a model); undefined when it is not listed. */
+export function entryOf(api: OpenAI, model: string): Promise<Record<string, unknown> | undefined> {
+  const key = `${api.baseURL} ${model}`;
+  let entry = entries.get(key);
+  if (!entry) {
+    entry = api.models
+      .list({ maxRetries: 0, timeout: 10_000 })
+      .then(
+        (page) => page.data.find((m) => m.id === model) as unknown as Record<string, unknown> | undefined,
+      );
+    entries.set(key, entry);
+    // A failed listing is asked again next time, as `windowOf` decides.
+    entry.catch(() => entries.delete(key));
+  }
+  return entry;
 }
 
 /** The window in a model's entry: OpenRouter, vLLM, llama.cpp, LM Studio and Ollama name it differently. */

@@ -37,7 +37,17 @@ export const conversationRow = z.strictObject({
 export type Conversation = z.infer<typeof conversationRow>;
 
 /** The kinds of item in a conversation's log. */
-export const KINDS = ["user", "text", "reasoning", "call", "plan", "error", "retry", "stop"] as const;
+export const KINDS = [
+  "user",
+  "text",
+  "reasoning",
+  "call",
+  "plan",
+  "error",
+  "retry",
+  "stop",
+  "summary",
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 /**
@@ -63,7 +73,24 @@ const fileRefRow = z.strictObject({
   kind: z.enum(["image", "pdf", "text"]),
 });
 
-/** One item of the conversation `chat`, in the order of its key (see chat.md for each kind). */
+/**
+ * The tokens of one answer or of a whole conversation: read (`input`, of which `cached` came from
+ * the provider's prompt cache) and written (`output`), and what they cost in US dollars when the
+ * model's prices are known.
+ */
+export const usageSchema = z.strictObject({
+  input: count,
+  output: count,
+  cached: count,
+  cost: z.optional(z.number().nonnegative()),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+/**
+ * One item of the conversation `chat`, in the order of its key (see chat.md for each kind). Two
+ * kinds are Tandem's own: "summary", where the model's view of the conversation was condensed (its
+ * text the summary the model wrote), and "usage", the tokens and cost of the answer it ends.
+ */
 export const itemRow = z.strictObject({
   id: key,
   chat: z.string(),
@@ -78,6 +105,8 @@ export const itemRow = z.strictObject({
   model: z.string(),
   state: z.enum(STATES),
   done: z.boolean(),
+  /** On an answer's last text item: the tokens and cost of the whole answer. */
+  usage: z.optional(usageSchema),
 });
 export type Item = z.infer<typeof itemRow>;
 
@@ -144,11 +173,16 @@ export const memoryRow = z.strictObject({
 });
 export type Memory = z.infer<typeof memoryRow>;
 
-/** How full the model's context of the conversation `id` was at its last turn, in tokens. */
+/**
+ * How full the model's context of the conversation `id` was at its last turn, in tokens: what the
+ * model was sent (its condensed view), not the whole transcript; and what the conversation's
+ * answers took and cost in all.
+ */
 export const contextRow = z.strictObject({
   id: key,
   used: count,
   window: count,
+  total: z.optional(usageSchema),
 });
 export type Context = z.infer<typeof contextRow>;
 

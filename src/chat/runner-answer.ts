@@ -13,9 +13,20 @@ import { askPerson, offered, type Rules } from "./approval";
 import { approveWith, grantTo, type Allowance } from "./judge";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
+import { condensingOf } from "../agent/condense-turn";
+import {
+  compactNow,
+  isCompact,
+  marking,
+  resume,
+  storedCompact,
+  withoutCommands,
+  type Kept,
+} from "./runner-condense";
 import type { FileRef } from "../protocol/files";
 import { historyBefore, type Work } from "./runner-history";
 import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
+import { Tally } from "./runner-usage";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
 import { readFileWith } from "./tools-read";
@@ -46,6 +57,8 @@ export interface Runs {
   given(user: Item): Promise<Attached>;
   /** True while the runner closes: a run ended by it is marked interrupted, not stopped. */
   closing(): boolean;
+  /** Each conversation's latest summary, taken up by its next run while the history it covers is the same. */
+  summaries: Map<string, Kept>;
 }
 
 /** What "Always allow" offers for one call waiting for the person: its label ("" none) and its grant. */
@@ -53,6 +66,9 @@ export interface Offer {
   always: string;
   grant(): void;
 }
+
+/** What is left to do once a run has ended, outside it (naming the conversation); given the runner's closing signal. */
+export type After = (signal: AbortSignal) => Promise<void>;
 
 /** The assistant of the conversation with `agent`: its own, else the first, else a plain one. */
 export function assistantOf(store: Store, agent: string): Assistant {
@@ -118,21 +134,6 @@ export async function givenBy(host: Host, user: Item): Promise<Attached> {
   return out;
 }
 
-/** The model, writing the Context row of `chat` after each turn. */
-function counted(store: Store, chat: string, model: Model): Model {
-  return {
-    name: model.name,
-    async turn(request, each) {
-      const turn = await model.turn(request, each);
-      const before = store.get("contexts", chat);
-      const used = Math.max(0, Math.round(turn.input + turn.tokens));
-      const window = Math.max(0, Math.round(turn.window || before?.window || 0));
-      if (store.writable) store.put("contexts", { id: chat, used, window });
-      return turn;
-    },
-  };
-}
-
 /** The first user item of `items`. */
 function firstMessage(items: readonly Item[]): Item | undefined {
   return items.find((i) => i.kind === "user");
@@ -140,22 +141,26 @@ function firstMessage(items: readonly Item[]): Item | undefined {
 
 /**
  * Answers one piece of work, writing its items; `halt` ends it (a stop, or the runner closing).
- * Marks the work's item done at the end, whatever happened.
+ * Marks the work's item done at the end, whatever happened, and gives what is left to do after the
+ * run (its title), for the runner to do once it has said the run ended.
  */
-export async function answer(runs: Runs, work: Work, halt: AbortController): Promise<void> {
+export async function answer(runs: Runs, work: Work, halt: AbortController): Promise<After | undefined> {
   const { store, host } = runs;
   const chat = work.item.chat;
   const conversation = store.get("conversations", chat);
   const assistant = assistantOf(store, conversation?.agent ?? "");
   const modelId = modelIdOf(work, assistant);
   const written = new Answer(store, chat, work.item.id, modelId);
-  const first = work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
+  const compacting = isCompact(work.user);
+  const first =
+    !compacting && work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
   const firstWords = shorten(work.user.text);
   if (first && conversation && !conversation.title.trim() && firstWords) {
     store.put("conversations", { ...conversation, title: firstWords });
   }
   let ended = "error" as "done" | "stopped" | "error";
   let model: Model | undefined;
+  let tally: Tally | undefined;
   try {
     try {
       model = await host.model(modelId);
@@ -172,12 +177,30 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       return;
     }
     const items = store.items(chat);
-    const a = agent(counted(store, chat, model));
-    a.history = await historyBefore(items, work.user, async (user) => {
+    tally = new Tally(store, chat);
+    const a = agent(tally.counted(model));
+    const given = async (user: Item): Promise<Attached> => {
       const given = await runs.given(user);
       documentsOf(a).push(...given.documents);
       return given;
-    });
+    };
+    a.history = withoutCommands(await historyBefore(items, work.user, given));
+    // The model's view is condensed as the run goes; the stored items keep everything. A summary
+    // made earlier is taken up: the one kept in memory, else (after a restart) the last /compact's.
+    const stored = runs.summaries.has(chat)
+      ? undefined
+      : await storedCompact(
+          items,
+          work.user,
+          // Counted with the files' texts only: their documents are already the run's.
+          async (compact) =>
+            withoutCommands(await historyBefore(items, compact, (user) => runs.given(user))).length,
+        );
+    if (stored) condensingOf(a).summary = stored;
+    resume(a, runs.summaries.get(chat));
+    // A model that cannot say its window is taken to have the one its last turn here reported.
+    if (!model.window) a.window = store.get("contexts", chat)?.window ?? 0;
+    marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
     a.instructions = instructionsOf(
@@ -223,6 +246,11 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       written.error(reason(error));
       return;
     }
+    if (compacting) {
+      await compactNow(a, written, halt.signal);
+      ended = "done";
+      return;
+    }
     await run(a, work.user.text, {
       files,
       signal: halt.signal,
@@ -241,11 +269,15 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     } else {
       written.close();
     }
+    const usage = tally?.usage;
+    if (usage && store.writable) written.usage(usage);
     const row = store.get("items", work.item.id);
     if (row && !row.done) store.put("items", { ...row, done: true });
   }
-  if (first && ended === "done" && model)
-    await name(store, chat, model, work.user.text, firstWords, halt.signal);
+  const named = model;
+  if (first && ended === "done" && named)
+    return (signal) => name(store, chat, named, work.user.text, firstWords, signal);
+  return undefined;
 }
 
 /** Names the conversation after its first answer, unless the person renamed it meanwhile; failure keeps the first words. */

@@ -6,7 +6,7 @@
 import { limitNote, type Limits } from "../agent/limit-note";
 import type { Call, Limit, Piece } from "../agent/types";
 import { chips, item } from "./make";
-import { sourceSchema, type Chip, type Item, type Kind, type Source, type State } from "./rows";
+import { sourceSchema, type Chip, type Item, type Kind, type Source, type State, type Usage } from "./rows";
 import type { Store } from "./store";
 
 /** What a call that a stop or a crash cut short gives the model as its result. */
@@ -140,6 +140,22 @@ export class Answer {
   callItem(call: Call): Item | undefined {
     const key = this.calls.get(call);
     return key ? this.store.get("items", key) : undefined;
+  }
+
+  /** Writes a finished item of `kind` (a summary, a usage line) in its place in the answer. */
+  note(kind: Kind, text: string, change: Partial<Item> = {}): Item {
+    this.closeOpen();
+    const row = { ...this.make(kind, text), ...change, done: true };
+    this.store.put("items", row);
+    return row;
+  }
+
+  /** Puts what the answer took on its last text item (an answer without words keeps it only in the conversation's total). */
+  usage(usage: Usage): void {
+    const last = this.store
+      .items(this.chat)
+      .findLast((i) => i.kind === "text" && i.id.startsWith(`${this.parent}.`) && i.model === this.model);
+    if (last) this.store.put("items", { ...last, usage });
   }
 
   /** Writes an error item that says why. */

@@ -19,7 +19,7 @@ import { assistant, decided, newKey, stopped } from "./make";
 import type { Item } from "./rows";
 import type { Change, Store } from "./store";
 import type { Allowance } from "./judge";
-import { answer, givenBy, type Offer, type Runs } from "./runner-answer";
+import { answer, givenBy, type After, type Offer, type Runs } from "./runner-answer";
 import type { Host } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
@@ -45,6 +45,10 @@ export class Runner {
   private readonly asking = new Map<string, Offer>();
   private readonly given = new Map<string, Promise<Attached>>();
   private readonly runs: Runs;
+  /** What runs left to do after they ended (titles), going on beside the next runs. */
+  private readonly after = new Set<Promise<void>>();
+  /** Aborts what is left to do after runs when the runner closes. */
+  private readonly closed = new AbortController();
   /** What recovery found when the runner started (empty before). */
   recovered: Recovered = { interrupted: [], closed: 0 };
 
@@ -59,6 +63,7 @@ export class Runner {
       asking: this.asking,
       given: (user) => this.givenOf(user),
       closing: () => this.ending,
+      summaries: new Map(),
     };
   }
 
@@ -122,9 +127,9 @@ export class Runner {
     this.store.put("items", stopped(chat));
   }
 
-  /** Resolves once no conversation has a run going on or waiting. */
+  /** Resolves once no conversation has a run going on or waiting, nor anything left after one (a title). */
   async idle(): Promise<void> {
-    while (this.loops.size) await Promise.all([...this.loops.values()]);
+    while (this.loops.size || this.after.size) await Promise.all([...this.loops.values(), ...this.after]);
   }
 
   /**
@@ -136,6 +141,7 @@ export class Runner {
     this.unfollow?.();
     this.unfollow = null;
     for (const halt of this.halts.values()) halt.abort();
+    this.closed.abort();
     await this.idle();
   }
 
@@ -205,10 +211,11 @@ export class Runner {
     if (this.stopNext.delete(chat)) halt.abort();
     this.halts.set(chat, halt);
     this.tell(chat, true);
+    let after: After | undefined;
     try {
       // The person's message is on disk before its answer starts.
       await this.store.flush();
-      await answer(this.runs, work, halt);
+      after = await answer(this.runs, work, halt);
       return true;
     } catch (error) {
       this.problem(`The answer in a conversation could not be written: ${reason(error)}`);
@@ -216,7 +223,17 @@ export class Runner {
     } finally {
       this.halts.delete(chat);
       this.tell(chat, false);
+      // Told first that the run ended; the title is asked beside the next message's run, not before it.
+      if (after) this.later(after);
     }
+  }
+
+  /** Does what a run left to do, beside the runs that follow it; `idle` and `close` wait for it. */
+  private later(after: After): void {
+    const done: Promise<void> = after(this.closed.signal)
+      .catch((error: unknown) => this.problem(`Naming a conversation failed: ${reason(error)}`))
+      .finally(() => this.after.delete(done));
+    this.after.add(done);
   }
 
   private tell(chat: string, running: boolean): void {

@@ -305,7 +305,11 @@ export class PanelView {
       // Only the row's other fields travel as a row (its words go as blocks); the panel must know the
       // item before its first patch, so a new row goes first, and a finished one after its last patch.
       const changedBesideText =
-        !before || before.done !== row.done || before.state !== row.state || before.name !== row.name;
+        !before ||
+        before.done !== row.done ||
+        before.state !== row.state ||
+        before.name !== row.name ||
+        before.usage !== row.usage;
       const slimmed = slim(row);
       if (changedBesideText && !row.done)
         this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });

@@ -24,7 +24,25 @@ export interface Conversation {
 }
 
 /** What an item is: the person's message, the answer, its reasoning, a tool call, the plan, a failure, or a wish. */
-export type ItemKind = "user" | "text" | "reasoning" | "call" | "plan" | "error" | "retry" | "stop";
+export type ItemKind =
+  | "user"
+  | "text"
+  | "reasoning"
+  | "call"
+  | "plan"
+  | "error"
+  | "retry"
+  | "stop"
+  /** Where the model's view was condensed; its text is the summary the model wrote. */
+  | "summary";
+
+/** Tokens read (`cached` of them from the provider's cache) and written, and their cost in US dollars when known. */
+export interface Usage {
+  input: number;
+  output: number;
+  cached: number;
+  cost?: number;
+}
 
 /**
  * What became of a tool call ("" for other kinds); "interrupted" marks an answer or call that a
@@ -47,6 +65,8 @@ export interface Item {
   model: string;
   state: ItemState;
   done: boolean;
+  /** On an answer's last text item: the tokens and cost of the whole answer. */
+  usage?: Usage;
 }
 
 /** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */
@@ -98,8 +118,11 @@ export interface Memory {
 /** How full the model's context of conversation `id` was at its last turn, in tokens. */
 export interface Context {
   id: string;
+  /** Tokens of what the model was last sent (its condensed view) and wrote. */
   used: number;
   window: number;
+  /** What the conversation's answers took and cost in all. */
+  total?: Usage;
 }
 
 /** A model a person can choose, listed under `group` (where it runs). */

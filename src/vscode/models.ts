@@ -164,7 +164,7 @@ export class Models {
         turn: () => Promise.reject(new Error(withheld)),
       };
     // What "Check Endpoint" and earlier runs learned of this model is read (and added to) at each turn.
-    return endpoint({
+    const model = endpoint({
       baseURL: e.baseURL,
       apiKey: e.apiKey || "none",
       model: found.model,
@@ -172,5 +172,8 @@ export class Models {
       facts: this.facts,
       key: factsKey(e.baseURL, found.model),
     });
+    // The prices the person set for this endpoint's model, so each answer shows its cost.
+    const prices = core().pricesFor(e.setting.prices, found.model);
+    return prices ? { ...model, prices } : model;
   }
 }

@@ -26,19 +26,54 @@ const INSTRUCTIONS = [
   "Tools that change files or run commands ask the person first; if a call is declined, do not repeat it.",
 ].join("\n");
 
-/** The history of VS Code's Chat view as core messages (only this participant's turns are given). */
+/**
+ * The history of VS Code's Chat view as core messages (only this participant's turns are given);
+ * what came before a `/compact` is given as the summary it made.
+ */
 export function historyOf(context: vscode.ChatContext): Message[] {
-  const out: Message[] = [];
+  let out: Message[] = [];
+  let summary = "";
   for (const turn of context.history) {
-    if (turn instanceof vscode.ChatRequestTurn) out.push({ role: "user", text: turn.prompt });
-    else if (turn instanceof vscode.ChatResponseTurn) {
+    if (turn instanceof vscode.ChatRequestTurn) {
+      if (turn.command !== "compact") out.push({ role: "user", text: turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn && typeof turn.result.metadata?.summary === "string") {
+      summary = turn.result.metadata.summary;
+      out = [];
+    } else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ""))
         .join("");
       if (text) out.push({ role: "assistant", text });
     }
   }
-  return out;
+  return summary ? core().withSummary(summary, out) : out;
+}
+
+/** `/compact`: summarises the conversation so far; the summary goes back with the result, for `historyOf`. */
+async function compactChat(
+  model: Model,
+  chat: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const a = core().agent(model, INSTRUCTIONS);
+  a.history = historyOf(chat);
+  const abort = new AbortController();
+  token.onCancellationRequested(() => abort.abort());
+  const made = await core()
+    .compact(a, abort.signal)
+    .catch(() => undefined);
+  if (!made) {
+    stream.markdown(vscode.l10n.t("There is nothing to condense yet."));
+    return {};
+  }
+  stream.markdown(
+    `${vscode.l10n.t("Earlier turns were summarised for the model; this view keeps them all. From now on Tandem sends the model this summary:")}\n\n${made.text
+      .split("\n")
+      .map((line) => `> ${line}`)
+      .join("\n")}`,
+  );
+  return { metadata: { summary: made.text } };
 }
 
 /**
@@ -189,6 +224,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       });
       return { metadata: { configured: false } };
     }
+    if (request.command === "compact") return compactChat(model, chat, stream, token);
     const { agent, run, offered, approveWith } = core();
     const limits = settings();
     const tools = await parts.tools();

@@ -18,6 +18,8 @@ export interface EndpointSetting {
   baseURL: string;
   headers?: Record<string, string>;
   models?: string[] | "list";
+  /** Dollars per million tokens by model id ("*" the rest), read by `pricesFor`. */
+  prices?: unknown;
 }
 
 /** Tandem's settings, read fresh each time (they change while VS Code runs). */

@@ -46,7 +46,17 @@ describe("chat runner: answering", () => {
       answer.every((i) => i.id > user.id),
       "the answer sorts after its message",
     );
-    assert.deepEqual(b.store.get("contexts", chat), { id: chat, used: 150, window: 8192 });
+    assert.deepEqual(b.store.get("contexts", chat), {
+      id: chat,
+      used: 150,
+      window: 8192,
+      total: { input: 120, output: 30, cached: 0 },
+    });
+    assert.deepEqual(answer[1].usage, {
+      input: 120,
+      output: 30,
+      cached: 0,
+    });
     assert.equal(model.requests[0].messages.at(-1)?.role, "user");
     assert.equal(b.runner.running(chat), false);
   });
