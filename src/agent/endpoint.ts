@@ -88,7 +88,7 @@ export function served(
   const model: Model = {
     name,
     async window(): Promise<number> {
-      return windowFor(await api());
+      return window >= 0 ? window : windowFor(await api());
     },
     async turn(request: Request, each): Promise<Turn> {
       let client: OpenAI;

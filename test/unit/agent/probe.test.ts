@@ -312,6 +312,7 @@ describe("agent: probe (Check Endpoint)", () => {
       textTools: false,
       reasoning: "reasoning_content",
       opens: true,
+      images: true,
     });
     assert.match(markdown(report), /Reasoning: sent back in `reasoning_content` on tool-call turns/);
   });
