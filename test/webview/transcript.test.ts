@@ -88,8 +88,12 @@ describe("the transcript", () => {
       put: [item("c1.105", "call", { name: "run_command", text: question, state: "approval", done: false })],
       delete: [],
     });
-    const shown = await panel.page.locator('[data-item="c1.105"] .decision .question').innerText();
-    assert.equal(shown, question);
+    const asked = panel.page.locator('[data-item="c1.105"] .decision .question');
+    // The row is drawn on the panel's next frame: wait until its question is on screen.
+    await panel.page.waitForFunction(
+      () => document.querySelector('[data-item="c1.105"] .decision .question')?.textContent !== "",
+    );
+    assert.equal(await asked.innerText(), question);
     const call = panel.page.locator('[data-item="c1.105"] .decision');
     assert.deepEqual(await call.getByRole("button").allInnerTexts(), ["Allow", "Decline"]);
     await panel.send({ type: "offer", item: "c1.105", always: "" });
