@@ -173,6 +173,25 @@ export class Panel {
     }, messages);
   }
 
+  /**
+   * Resolves once the page has settled after what it was sent: two frames drawn, every image of the
+   * transcript done loading or failing, then one more task — so anything a payload could trigger by
+   * itself has had its turn.
+   */
+  async settled(): Promise<void> {
+    // Written as a string: the test's TypeScript loader would wrap named functions in a helper the page lacks.
+    await this.page.evaluate(`(async () => {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const images = [...document.querySelectorAll("img")].filter((image) => !image.complete);
+      await Promise.all(images.map((image) => new Promise((resolve) => {
+        image.addEventListener("load", resolve, { once: true });
+        image.addEventListener("error", resolve, { once: true });
+      })));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    })()`);
+  }
+
   /** The messages the panel posted to the host so far. */
   posted(): Promise<PanelMessage[]> {
     return this.page.evaluate(() => (window as unknown as { __posted: PanelMessage[] }).__posted);

@@ -34,7 +34,7 @@ describe("hostile answers in the panel", () => {
     const messages: HostMessage[] = [];
     payloads.forEach((payload, i) => messages.push(...streamed(item(`c1.${i}`, "text"), payload, 7)));
     await panel.send(...messages);
-    await panel.page.waitForTimeout(300);
+    await panel.settled();
     assert.equal(await panel.page.locator("[data-item]").count(), payloads.length);
     assert.equal(await flag(), undefined);
     assert.deepEqual(await panel.violations(), []);
@@ -78,7 +78,7 @@ describe("hostile answers in the panel", () => {
         element.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
       }
     });
-    await panel.page.waitForTimeout(500);
+    await panel.settled();
     assert.equal(await flag(), undefined);
     const active = await panel.page.evaluate(() => {
       const found: string[] = [];

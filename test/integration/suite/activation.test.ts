@@ -11,7 +11,8 @@ describe("Tandem in VS Code", () => {
     const api = await ext.activate();
     assert.equal(ext.isActive, true);
     assert.equal(typeof api.version, "string");
-    assert.ok(api.activationMs >= 0 && api.activationMs < 2000, `activation took ${api.activationMs} ms`);
+    // How long activation took is a figure for the benchmark (BENCH package), not a pass/fail line.
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs >= 0, `activationMs ${api.activationMs}`);
     metrics.activate_ms = api.activationMs;
     metrics.vscode_api_ms = api.vscodeApiMs;
   });
@@ -23,10 +24,12 @@ describe("Tandem in VS Code", () => {
 
   it("registers the @tandem participant", () => {
     const ext = vscode.extensions.getExtension(ID)!;
-    const participants = ext.packageJSON.contributes.chatParticipants as Array<{ id: string; name: string }>;
+    // The id of the participant activate() made with VS Code's chat API (not what the manifest says).
+    assert.equal(ext.exports.participant, "tandem.chat");
+    const declared = ext.packageJSON.contributes.chatParticipants as Array<{ id: string; name: string }>;
     assert.deepEqual(
-      participants.map((p) => p.name),
-      ["tandem"],
+      declared.map((p) => [p.id, p.name]),
+      [["tandem.chat", "tandem"]],
     );
   });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { stall, text, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
-import { panelSend } from "./person";
+import { panelSend, panelText } from "./person";
 import { fixtureEndpoint } from "./endpoint";
 
 /** The last test of the first phase: an answer still streaming when the window reloads (see reload.test.ts). */
@@ -21,11 +21,17 @@ describe("an answer cut off by a reload", () => {
     }>("tandem-dev.tandem")!.exports;
     const { store } = await api.conversations();
     const item = await until(
-      () => store.rows("items").find((i) => i.kind === "text" && i.text.includes("first half") && !i.done),
+      () => store.rows("items").find((i) => i.kind === "text" && i.text.includes("first half")),
       30_000,
       "the answer to start",
     );
-    assert.equal(item.done, false);
+    // Found by its words, not by its state: the answer is still streaming, and the person sees it.
+    assert.equal(item.done, false, "the answer is still streaming when the window goes");
+    await until(
+      async () => /The first half of an answer/.test(await panelText()),
+      20_000,
+      "the panel to show it",
+    );
     // What is on screen is on disk before the window goes.
     await store.flush();
   });

@@ -333,8 +333,13 @@ describe("agent: probe (Check Endpoint)", () => {
   it("stops when asked, without throwing", async () => {
     full({ events: [stall()] });
     const halt = new AbortController();
-    setTimeout(() => halt.abort(), 100);
+    // Stopped once the check waits on the stalled stream (after listing the model).
+    const stopping = (async () => {
+      while (server.requests.length < 1) await new Promise((resolve) => setImmediate(resolve));
+      halt.abort();
+    })();
     const report = await check({ signal: halt.signal });
+    await stopping;
     assert.equal(report.verdict.note, `Tandem cannot use m at ${server.baseURL}: The check was stopped.`);
     assert.equal(report.requests, 2);
     await server.closes();

@@ -48,13 +48,21 @@ describe("agent: run", () => {
 
   it("runs a turn's calls concurrently and gives results back in call order", async () => {
     const started: string[] = [];
+    const events: string[] = [];
+    // Each call waits until all three have started: calls run one after another would never get past it.
+    let allIn!: () => void;
+    const everyoneStarted = new Promise<void>((resolve) => (allIn = resolve));
     const slow = tool(
       "slow",
       "Waits.",
       z.object({ ms: z.number(), tag: z.string() }),
       async ({ ms, tag }) => {
         started.push(tag);
+        events.push(`start ${tag}`);
+        if (started.length === 3) allIn();
+        await everyoneStarted;
         await wait(ms);
+        events.push(`end ${tag}`);
         return tag;
       },
       { readOnly: true },
@@ -69,11 +77,13 @@ describe("agent: run", () => {
     ]);
     const a = agent(model, "", [slow]);
     const seen = collect();
-    const t0 = Date.now();
     await run(a, "go", { each: seen.each });
-    const took = Date.now() - t0;
-    assert.ok(took < 170, `three calls of 120+10+60 ms took ${took} ms: not concurrent`);
     assert.deepEqual(started, ["a", "b", "c"]);
+    assert.deepEqual(
+      events.slice(0, 3),
+      ["start a", "start b", "start c"],
+      "every call started before any ended",
+    );
     // Results appear as they finish; the model reads them in the order of the calls.
     const results = seen.pieces
       .filter((p) => p.kind === "result")

@@ -20,6 +20,6 @@ describe("the store killed at random moments", function () {
     console.log(`BENCH store-crash kills=${result.kills} lost=${result.lost} acked=${result.acked}`);
     assert.equal(result.kills, 100);
     assert.ok(result.acked > 50, `only ${result.acked} messages were acknowledged`);
-    assert.deepEqual(result.missing, []);
+    assert.deepEqual(result.missing, [], `lost with seed ${result.seed}`);
   });
 });

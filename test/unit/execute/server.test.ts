@@ -1,5 +1,6 @@
 /** The loopback server: its key, its one path and method, size limit, JSON errors, and no CORS. */
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { says, scripted, type Model } from "../../../src/agent";
 import { EXECUTE_PATH, serve, type ExecuteServer } from "../../../src/execute";
 
@@ -31,9 +32,21 @@ describe("execute: the HTTP server", () => {
       body,
     });
 
-  it("listens on 127.0.0.1 only, at a free port", () => {
+  it("listens on 127.0.0.1 only, at a free port", async () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(server.port > 0);
+    /** Whether a TCP connection to `host` at the server's port is taken. */
+    const reaches = (host: string) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect({ host, port: server.port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on("error", () => resolve(false));
+      });
+    assert.equal(await reaches("127.0.0.1"), true);
+    // A server bound to every address (0.0.0.0 or ::) would take this one too.
+    assert.equal(await reaches("127.0.0.2"), false, "it answers on another address than 127.0.0.1");
   });
 
   it("answers a valid request with the agent's content", async () => {
