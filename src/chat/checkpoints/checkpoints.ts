@@ -16,9 +16,19 @@ import { Blobs } from "./blobs";
 import { removeQuietly, syncFolder, writeWhole } from "./files";
 import { readJournal, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
 import { ManifestCache } from "./manifest-cache";
-import { compare, delta, encode, type Change, type Entry, type Manifest } from "./manifest";
+import {
+  compare,
+  delta,
+  encode,
+  redelta,
+  type Change,
+  type Encoded,
+  type Entry,
+  type Manifest,
+} from "./manifest";
 import { applyPlan, plan } from "./restore";
-import { scan, sized, type Ignore, type Note, type Scanned } from "./scan";
+import { sized, type Ignore, type Note } from "./scan";
+import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
 import { tryLock, type Lock } from "../store-lock";
 
@@ -40,6 +50,8 @@ export interface Options {
   maxTotalBytes?: number;
   /** Keep text deflated (default true). */
   compress?: boolean;
+  /** Let a watcher say what changed, so a checkpoint need not walk the tree (default true). */
+  watch?: boolean;
 }
 
 /** What a restore did. */
@@ -74,6 +86,9 @@ export class Checkpoints {
 
   private readonly records = new Map<string, Checkpoint>();
   private readonly manifests: ManifestCache;
+  private readonly survey: Survey;
+  /** The last stored delta (against the base), brought up to date by the next checkpoint. */
+  private pending: Encoded | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly root: string;
@@ -94,6 +109,16 @@ export class Checkpoints {
     this.maxFileBytes = o.maxFileBytes ?? 50 * 1024 * 1024;
     this.maxTotalBytes = o.maxTotalBytes ?? 2 * 1024 * 1024 * 1024;
     this.manifests = new ManifestCache(blobs);
+    const skip = new Set([this.folder]);
+    try {
+      skip.add(realpathSync(this.folder));
+    } catch {
+      // The store folder was just made; its resolved path is enough.
+    }
+    this.survey = new Survey(
+      { root: this.root, ignore: this.ignore, skip, maxFileBytes: this.maxFileBytes, index: this.index },
+      o.watch ?? true,
+    );
   }
 
   /** Opens the store (one writer per store: another window's open store is refused with a clear error). */
@@ -153,10 +178,10 @@ export class Checkpoints {
 
   /** Finishes the restore a crash cut short (the workspace ends as its checkpoint recorded it). */
   finishRestore(step?: Step): Promise<Restored> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const cut = this.interrupted;
       if (!cut) throw new Error("No restore was interrupted.");
-      const now = this.scanNow().manifest;
+      const now = (await this.scanNow()).manifest;
       return this.putBack(this.manifests.get(this.need(cut.target).manifest), now, cut.undo, step);
     });
   }
@@ -171,7 +196,9 @@ export class Checkpoints {
 
   /** The paths added, changed and deleted between checkpoint `id` and now. */
   diff(id: string): Promise<Change[]> {
-    return this.serial(() => compare(this.manifests.get(this.need(id).manifest), this.scanNow().manifest));
+    return this.serial(async () =>
+      compare(this.manifests.get(this.need(id).manifest), (await this.scanNow()).manifest),
+    );
   }
 
   /** Every path checkpoint `id` recorded, and what it was. */
@@ -213,6 +240,7 @@ export class Checkpoints {
   async close(): Promise<void> {
     await this.serial(() => {
       this.closed = true;
+      this.survey.close();
       this.index.save();
       this.lock.release();
     });
@@ -233,64 +261,66 @@ export class Checkpoints {
     return r;
   }
 
-  private scanNow(step?: Step, keep = false) {
-    const skip = new Set([this.folder]);
-    try {
-      skip.add(realpathSync(this.folder));
-    } catch {
-      // The store folder was just made; its resolved path is enough.
-    }
-    return scan({
-      root: this.root,
-      ignore: this.ignore,
-      skip,
-      maxFileBytes: this.maxFileBytes,
-      index: this.index,
-      blobs: keep ? this.blobs : undefined,
-      step,
-    });
+  private scanNow() {
+    return this.survey.look(undefined);
   }
 
   private async saveNow(label: string, conversation: string, step?: Step, keep?: string) {
     // Until it is removed, the marker says a crash may have left copies nothing refers to.
     const marker = join(this.folder, "dirty");
     writeFileSync(marker, "");
-    let scanned: Scanned;
+    let record: Checkpoint;
+    let manifest: Manifest;
     try {
-      scanned = this.scanNow(step, true);
+      const scanned = await this.survey.look(this.blobs, step);
+      manifest = scanned.manifest;
+      const encoded = this.encoded(scanned);
+      // Nothing changed since the whole manifest: the checkpoint names that one (an unchanged tree dedupes).
+      const empty = encoded.base !== null && !encoded.set.size && !encoded.del.size;
+      const put = empty ? { hash: encoded.base as string, added: 0 } : this.blobs.put(encode(encoded));
+      await this.blobs.commit();
+      if (encoded.base === null) {
+        // A copy: the survey goes on changing its own manifest in place.
+        this.manifests.setBase(put.hash, new Map(manifest));
+        this.pending = { base: put.hash, set: new Map(), del: new Set() };
+      } else this.pending = encoded;
+      record = {
+        id: `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`,
+        label,
+        conversation,
+        created: Date.now(),
+        manifest: put.hash,
+        notCovered: scanned.notCovered,
+        added: 0,
+        read: scanned.read,
+      };
+      record.added = scanned.added + put.added + Buffer.byteLength(JSON.stringify(record));
+      // The record is written last: until it is there, the checkpoint does not exist.
+      writeWhole(join(this.folder, "checkpoints", `${record.id}.json`), JSON.stringify(record));
     } catch (e) {
       this.blobs.abandon();
+      this.survey.forget();
+      this.pending = null;
       throw e;
     }
-    const manifest = scanned.manifest;
-    const base = this.manifests.base;
-    let encoded = base ? delta(base.hash, base.manifest, manifest) : null;
-    if (!encoded || encoded.set.size + encoded.del.length > Math.max(64, manifest.size / REBASE_SHARE))
-      encoded = { base: null, set: manifest, del: [] };
-    // Nothing changed since the whole manifest: the checkpoint names that one (an unchanged tree dedupes).
-    const empty = encoded.base !== null && !encoded.set.size && !encoded.del.length;
-    const put = empty ? { hash: encoded.base as string, added: 0 } : this.blobs.put(encode(encoded));
-    await this.blobs.commit();
-    if (encoded.base === null) this.manifests.setBase(put.hash, manifest);
-    const record: Checkpoint = {
-      id: `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`,
-      label,
-      conversation,
-      created: Date.now(),
-      manifest: put.hash,
-      notCovered: scanned.notCovered,
-      added: 0,
-      read: scanned.read,
-    };
-    const text = JSON.stringify(record);
-    record.added = scanned.added + put.added + Buffer.byteLength(text);
-    // The record is written last: until it is there, the checkpoint does not exist.
-    writeWhole(join(this.folder, "checkpoints", `${record.id}.json`), JSON.stringify(record));
     this.records.set(record.id, record);
     this.index.save();
     removeQuietly(marker);
     this.limit(new Set([record.id, keep ?? record.id]));
     return { record, manifest };
+  }
+
+  /** The manifest to store: changes against the last whole one, or whole when they grew too many. */
+  private encoded(scanned: Scanned): Encoded {
+    const base = this.manifests.base;
+    const now = scanned.manifest;
+    let d: Encoded | null = null;
+    if (base && scanned.touched && this.pending?.base === base.hash)
+      d = redelta(this.pending, base.manifest, now, scanned.touched);
+    else if (base) d = delta(base.hash, base.manifest, now);
+    if (!d || d.set.size + d.del.size > Math.max(64, now.size / REBASE_SHARE))
+      return { base: null, set: now, del: new Set() };
+    return d;
   }
 
   private putBack(target: Manifest, now: Manifest, undo: string, step?: Step): Restored {
@@ -359,6 +389,11 @@ export class Checkpoints {
     for (const h of gone) {
       this.blobs.remove(h);
       this.manifests.forget(h);
+    }
+    if (gone.size) {
+      // The last look and delta may name copies that are gone.
+      this.survey.forget();
+      this.pending = null;
     }
     this.index.forget(gone);
     this.index.save();

@@ -39,7 +39,7 @@ type Stored = z.infer<typeof Stored>;
 export interface Encoded {
   base: string | null;
   set: Manifest;
-  del: string[];
+  del: Set<string>;
 }
 
 /** True when two entries describe the same thing. */
@@ -62,10 +62,24 @@ export function same(a: Entry | undefined, b: Entry | undefined): boolean {
 /** `now` told as changes against the whole manifest `base` (named `baseHash`). */
 export function delta(baseHash: string, base: Manifest, now: Manifest): Encoded {
   const set: Manifest = new Map();
-  const del: string[] = [];
+  const del = new Set<string>();
   for (const [path, entry] of now) if (!same(base.get(path), entry)) set.set(path, entry);
-  for (const path of base.keys()) if (!now.has(path)) del.push(path);
+  for (const path of base.keys()) if (!now.has(path)) del.add(path);
   return { base: baseHash, set, del };
+}
+
+/** Updates `d` (a delta against `base`) in place for the `touched` paths of `now`. */
+export function redelta(d: Encoded, base: Manifest, now: Manifest, touched: Set<string>): Encoded {
+  for (const path of touched) {
+    const entry = now.get(path);
+    const was = base.get(path);
+    d.set.delete(path);
+    d.del.delete(path);
+    if (!entry) {
+      if (was) d.del.add(path);
+    } else if (!same(was, entry)) d.set.set(path, entry);
+  }
+  return d;
 }
 
 /** The bytes of an encoded manifest: sorted, so the same manifest always gives the same blob. */
@@ -87,7 +101,7 @@ export function decode(bytes: Buffer): Encoded {
   const r = Stored.safeParse(parsed);
   if (!r.success) throw new Error(`A checkpoint's list of files is malformed: ${r.error.message}`);
   for (const path of [...Object.keys(r.data.set), ...r.data.del]) checkPath(path);
-  return { base: r.data.base, set: new Map(Object.entries(r.data.set)), del: r.data.del };
+  return { base: r.data.base, set: new Map(Object.entries(r.data.set)), del: new Set(r.data.del) };
 }
 
 /** The whole manifest from a delta and its base. */

@@ -99,6 +99,8 @@ function readLines(path: string): string[] {
 /** The stat index kept at `path` (and `path`.log). */
 export class StatIndex {
   readonly entries = new Map<string, Indexed>();
+  /** The paths of racy entries (read again by the next checkpoint). */
+  readonly racy = new Set<string>();
   private readonly changed = new Set<string>();
   private generation = 0;
   private logged = 0;
@@ -122,10 +124,13 @@ export class StatIndex {
   set(path: string, e: Indexed): void {
     this.entries.set(path, e);
     this.changed.add(path);
+    if (e.racy) this.racy.add(path);
+    else this.racy.delete(path);
   }
 
   /** Forgets `path`. */
   delete(path: string): void {
+    this.racy.delete(path);
     if (this.entries.delete(path)) this.changed.add(path);
   }
 
@@ -166,9 +171,14 @@ export class StatIndex {
       try {
         const l: unknown = JSON.parse(text);
         if (!Array.isArray(l)) break;
-        if (l.length === 2 && l[0] === "-" && typeof l[1] === "string") this.entries.delete(l[1]);
-        else if (l.length === 9 && typeof l[0] === "string") this.entries.set(l[0], entry(l as Line));
-        else break;
+        if (l.length === 2 && l[0] === "-" && typeof l[1] === "string") {
+          this.entries.delete(l[1]);
+          this.racy.delete(l[1]);
+        } else if (l.length === 9 && typeof l[0] === "string") {
+          this.entries.set(l[0], entry(l as Line));
+          if (l[8] === 1) this.racy.add(l[0]);
+          else this.racy.delete(l[0]);
+        } else break;
       } catch {
         break;
       }
