@@ -13,8 +13,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Blobs } from "./blobs";
+import { overLimit, unneeded } from "./collect";
 import { removeQuietly, syncFolder, writeWhole } from "./files";
-import { readJournal, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
+import { interruptedRestore, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
 import { ManifestCache } from "./manifest-cache";
 import {
   compare,
@@ -338,25 +339,9 @@ export class Checkpoints {
   /** Drops the oldest checkpoints until the kept copies fit the size limit (never those in `keep`). */
   private limit(keep: Set<string>): void {
     if (this.blobs.total <= this.maxTotalBytes) return;
-    const counted = new Set<string>();
-    let bytes = 0;
-    const drop: string[] = [];
-    for (const r of this.list().reverse()) {
-      for (const h of this.hashes(r)) {
-        if (counted.has(h)) continue;
-        counted.add(h);
-        bytes += this.blobs.sizeOf(h);
-      }
-      if (bytes > this.maxTotalBytes && !keep.has(r.id)) drop.push(r.id);
-    }
+    const sizeOf = (h: string) => this.blobs.sizeOf(h);
+    const drop = overLimit(this.list(), this.manifests, sizeOf, this.maxTotalBytes, keep);
     if (drop.length) this.dropNow(drop);
-  }
-
-  /** Every blob checkpoint `r` needs: its manifest, the whole one it is told against, its files. */
-  private hashes(r: Checkpoint): string[] {
-    const out = this.manifests.parts(r.manifest);
-    for (const e of this.manifests.get(r.manifest).values()) if (e.t === "f") out.push(e.h);
-    return out;
   }
 
   private dropNow(ids: string[]): void {
@@ -373,19 +358,15 @@ export class Checkpoints {
 
   /** Deletes every blob no checkpoint needs, and forgets them in the index. */
   private collect(): void {
-    const live = new Set<string>();
-    for (const r of this.records.values()) {
-      try {
-        for (const h of this.hashes(r)) live.add(h);
-      } catch (e) {
-        // A checkpoint that cannot be read cannot be restored either: it goes with the rest.
-        this.problems.push(`Checkpoint "${r.label}" could not be read and was dropped: ${String(e)}`);
-        removeQuietly(join(this.folder, "checkpoints", `${r.id}.json`));
-        this.records.delete(r.id);
-      }
+    const { gone, unreadable } = unneeded([...this.records.values()], this.manifests, [
+      ...this.blobs.names(),
+    ]);
+    for (const { record, error } of unreadable) {
+      // A checkpoint that cannot be read cannot be restored either: it goes with the rest.
+      this.problems.push(`Checkpoint "${record.label}" could not be read and was dropped: ${error}`);
+      removeQuietly(join(this.folder, "checkpoints", `${record.id}.json`));
+      this.records.delete(record.id);
     }
-    const gone = new Set<string>();
-    for (const h of [...this.blobs.names()]) if (!live.has(h)) gone.add(h);
     for (const h of gone) {
       this.blobs.remove(h);
       this.manifests.forget(h);
@@ -412,16 +393,6 @@ export class Checkpoints {
       this.collect();
       removeQuietly(join(this.folder, "dirty"));
     }
-    const j = readJournal(join(this.folder, "restoring.json"), this.problems);
-    const target = j && this.records.get(j.target);
-    if (j && !target) {
-      this.problems.push("A restore was interrupted, but what it was restoring can no longer be read.");
-      removeQuietly(join(this.folder, "restoring.json"));
-    } else if (j && target) {
-      this.interrupted = { target: j.target, undo: j.undo, started: j.started };
-      this.problems.push(
-        `Restoring the files to "${target.label}" was interrupted; it can be finished, or undone with the checkpoint taken just before it.`,
-      );
-    }
+    this.interrupted = interruptedRestore(join(this.folder, "restoring.json"), this.records, this.problems);
   }
 }

@@ -77,8 +77,15 @@ export function readRecords(
   return out;
 }
 
-/** The intent of a restore a crash cut short, if there is one (an unreadable one is said and removed). */
-export function readJournal(path: string, problems: string[]): Journal | null {
+/**
+ * The restore a crash cut short, from its intent at `path`, if there is one; said in `problems`.
+ * An intent that does not read, or whose checkpoint is gone, is said and removed.
+ */
+export function interruptedRestore(
+  path: string,
+  records: Map<string, Checkpoint>,
+  problems: string[],
+): Interrupted | null {
   let parsed: unknown;
   try {
     parsed = json(path);
@@ -86,8 +93,14 @@ export function readJournal(path: string, problems: string[]): Journal | null {
     return null;
   }
   const j = Journal.safeParse(parsed);
-  if (j.success) return j.data;
-  problems.push("A restore was interrupted, but what it was restoring can no longer be read.");
-  removeQuietly(path);
-  return null;
+  const target = j.success ? records.get(j.data.target) : undefined;
+  if (!j.success || !target) {
+    problems.push("A restore was interrupted, but what it was restoring can no longer be read.");
+    removeQuietly(path);
+    return null;
+  }
+  problems.push(
+    `Restoring the files to "${target.label}" was interrupted; it can be finished, or undone with the checkpoint taken just before it.`,
+  );
+  return { target: j.data.target, undo: j.data.undo, started: j.data.started };
 }

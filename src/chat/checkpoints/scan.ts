@@ -208,6 +208,8 @@ class Walker {
     const o = this.o;
     const st = statData(s);
     const mode = st.mode & 0o7777;
+    if (s.nlink > 1n) o.index.linked.add(path);
+    else o.index.linked.delete(path);
     if (st.size > o.maxFileBytes) {
       this.put(path, { t: "big", size: st.size, m: mode });
       return;
@@ -278,12 +280,12 @@ const depth = (path: string) => path.split("/").length;
 
 /**
  * Brings `last` (the manifest of the last walk, changed in place) up to date by looking only at
- * `changed` paths (a watcher's report) and at files the index says must be read again; new
- * folders are walked whole.
+ * `changed` paths (a watcher's report) and at the files the index says to look at again (racy,
+ * hard-linked); new folders are walked whole.
  */
 export function rescan(o: ScanOptions, last: Manifest, changed: Set<string>): Scanned {
   const w = new Walker(o, last);
-  const paths = new Set([...changed, ...o.index.racy]);
+  const paths = new Set([...changed, ...o.index.racy, ...o.index.linked]);
   for (const path of [...paths].sort((a, b) => depth(a) - depth(b))) {
     if (path === "" || path.split("/").includes(".git")) continue;
     const cut = path.lastIndexOf("/");

@@ -101,6 +101,12 @@ export class StatIndex {
   readonly entries = new Map<string, Indexed>();
   /** The paths of racy entries (read again by the next checkpoint). */
   readonly racy = new Set<string>();
+  /**
+   * Files with more than one name (hard links): a change through a name outside the workspace
+   * sends no event to the workspace's folders, so every checkpoint looks at them. Not saved: the
+   * first checkpoint after opening walks everything.
+   */
+  readonly linked = new Set<string>();
   private readonly changed = new Set<string>();
   private generation = 0;
   private logged = 0;
@@ -131,6 +137,7 @@ export class StatIndex {
   /** Forgets `path`. */
   delete(path: string): void {
     this.racy.delete(path);
+    this.linked.delete(path);
     if (this.entries.delete(path)) this.changed.add(path);
   }
 

@@ -124,8 +124,9 @@ describe("checkpoints: a process killed in the middle of a save or a restore", f
     for (let round = 0; round < rounds; round++) {
       mutate(p.root, rnd);
       const now = picture(p.root, true);
-      const byStep = rnd() < 0.5;
-      const id = await child(p, "save", "", byStep ? Math.floor(rnd() * 30) : -1, rnd() * 400);
+      // Even rounds die at a step (a file read), odd ones at a random moment.
+      const byStep = round % 2 === 0;
+      const id = await child(p, "save", "", byStep ? Math.floor(rnd() * 10) : -1, rnd() * 80);
       // A save never writes in the workspace, finished or not.
       assert.deepEqual(picture(p.root, true), now);
       const c = await check();
@@ -142,8 +143,9 @@ describe("checkpoints: a process killed in the middle of a save or a restore", f
       const target = ids[Math.floor(rnd() * ids.length)];
       mutate(p.root, rnd);
       const before = picture(p.root, true);
-      const byStep = rnd() < 0.5;
-      const done = await child(p, "restore", target, byStep ? Math.floor(rnd() * 60) : -1, rnd() * 600);
+      // Even rounds die at a step (a path written or removed), odd ones at a random moment.
+      const byStep = round % 2 === 0;
+      const done = await child(p, "restore", target, byStep ? Math.floor(rnd() * 10) : -1, rnd() * 80);
       const c = await check();
       const cut = c.interrupted !== null;
       if (c.interrupted) {
@@ -161,6 +163,8 @@ describe("checkpoints: a process killed in the middle of a save or a restore", f
       await c.close();
     }
     console.log(`      ${finished} saves finished, ${interrupted} restores interrupted and finished`);
+    // The rounds that die at a step do die in the middle of a restore.
+    assert.ok(interrupted >= Math.floor(rounds / 2), `only ${interrupted} restores were cut short`);
     assert.deepEqual(picture(join(p.root, ".git")), git);
   });
 });

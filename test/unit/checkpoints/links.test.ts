@@ -64,7 +64,11 @@ describe("checkpoints: symbolic links", function () {
       ".git/config",
       "x/.git/hooks/pre-commit",
     ]) {
-      const bytes = encode({ base: null, set: new Map([[path, { t: "l", to: "/tmp" }]]), del: new Set<string>() });
+      const bytes = encode({
+        base: null,
+        set: new Map([[path, { t: "l", to: "/tmp" }]]),
+        del: new Set<string>(),
+      });
       assert.throws(() => decode(bytes), /no checkpoint can hold/);
     }
   });
