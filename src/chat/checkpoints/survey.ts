@@ -50,7 +50,8 @@ export class Survey {
     // Let the events of changes made before this moment arrive (libuv reads them all in one poll).
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
-    const w = this.watch;
+    // A watcher found wanting is not armed again this session.
+    const w = this.distrust ? null : this.watch;
     const o: ScanOptions = {
       ...this.o,
       blobs: keep,
@@ -58,7 +59,7 @@ export class Survey {
       entered: (path, absolute) => w?.add(path, absolute),
       gone: (path) => w?.remove(path),
     };
-    const trusted = w && !w.broken && !this.distrust && this.last;
+    const trusted = w && !w.broken && this.last;
     const due = this.since >= WALK_EVERY || Date.now() - this.walkedAt > WALK_MS;
     if (trusted && !due) {
       const last = this.last as Manifest;
@@ -104,7 +105,8 @@ export class Survey {
   private check(then: Manifest, now: Manifest, reported: Set<string>): void {
     for (const c of compare(then, now)) {
       let path = c.path;
-      let said = reported.has(path);
+      // Hard-linked files are looked at every time, events or not.
+      let said = reported.has(path) || this.o.index.linked.has(path);
       while (!said && path.includes("/")) {
         path = path.slice(0, path.lastIndexOf("/"));
         said = reported.has(path);
