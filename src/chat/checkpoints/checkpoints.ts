@@ -150,6 +150,11 @@ export class Checkpoints {
       .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
   }
 
+  /** Why checkpoints walk the whole workspace instead of following the watcher (null: they follow it). */
+  get walking(): string | null {
+    return this.survey.distrust;
+  }
+
   /** Bytes the store's kept copies take. */
   get totalBytes(): number {
     return this.blobs.total;
@@ -165,11 +170,13 @@ export class Checkpoints {
     return this.serial(async () => {
       const record = this.need(id);
       const target = this.manifests.get(record.manifest);
+      // A whole walk, not the watcher's report: what the restore overwrites must be kept exactly.
       const undo = await this.saveNow(
         `Before restoring "${record.label}"`,
         record.conversation,
         undefined,
         id,
+        true,
       );
       const journal: Journal = { v: 1, target: id, undo: undo.record.id, started: Date.now() };
       writeWhole(join(this.folder, "restoring.json"), JSON.stringify(journal));
@@ -266,14 +273,14 @@ export class Checkpoints {
     return this.survey.look(undefined);
   }
 
-  private async saveNow(label: string, conversation: string, step?: Step, keep?: string) {
+  private async saveNow(label: string, conversation: string, step?: Step, keep?: string, whole = false) {
     // Until it is removed, the marker says a crash may have left copies nothing refers to.
     const marker = join(this.folder, "dirty");
     writeFileSync(marker, "");
     let record: Checkpoint;
     let manifest: Manifest;
     try {
-      const scanned = await this.survey.look(this.blobs, step);
+      const scanned = await this.survey.look(this.blobs, step, whole);
       manifest = scanned.manifest;
       const encoded = this.encoded(scanned);
       // Nothing changed since the whole manifest: the checkpoint names that one (an unchanged tree dedupes).

@@ -44,9 +44,9 @@ export class Survey {
 
   /**
    * The workspace now. With `keep`, changed files are stored and this look becomes the base of
-   * the next (a checkpoint); without, it is only looked at (a diff).
+   * the next (a checkpoint); without, it is only looked at (a diff). `whole` walks everything.
    */
-  async look(keep: ScanOptions["blobs"], step?: ScanOptions["step"]): Promise<Looked> {
+  async look(keep: ScanOptions["blobs"], step?: ScanOptions["step"], whole = false): Promise<Looked> {
     // Let the events of changes made before this moment arrive (libuv reads them all in one poll).
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
@@ -60,7 +60,7 @@ export class Survey {
       gone: (path) => w?.remove(path),
     };
     const trusted = w && !w.broken && this.last;
-    const due = this.since >= WALK_EVERY || Date.now() - this.walkedAt > WALK_MS;
+    const due = whole || this.since >= WALK_EVERY || Date.now() - this.walkedAt > WALK_MS;
     if (trusted && !due) {
       const last = this.last as Manifest;
       const scanned = rescan(o, keep ? last : new Map(last), keep ? w.take() : w.peek());
@@ -75,8 +75,10 @@ export class Survey {
     }
     const reported = trusted ? (keep ? w.take() : w.peek()) : null;
     if (w && !trusted && keep) w.reset();
+    // Files known to be hard-linked before this walk were looked at every time; not those found now.
+    const linked = new Set(this.o.index.linked);
     const scanned = scan(o);
-    if (reported && this.last) this.check(this.last, scanned.manifest, reported);
+    if (reported && this.last) this.check(this.last, scanned.manifest, reported, linked);
     const notes = new Map<string, string>();
     for (const [path, e] of scanned.manifest) {
       const why = noteOf(e, this.o.maxFileBytes);
@@ -102,11 +104,11 @@ export class Survey {
   }
 
   /** Every change between two walks must be one the watcher reported (or under one). */
-  private check(then: Manifest, now: Manifest, reported: Set<string>): void {
+  private check(then: Manifest, now: Manifest, reported: Set<string>, linked: Set<string>): void {
     for (const c of compare(then, now)) {
       let path = c.path;
       // Hard-linked files are looked at every time, events or not.
-      let said = reported.has(path) || this.o.index.linked.has(path);
+      let said = reported.has(path) || linked.has(path);
       while (!said && path.includes("/")) {
         path = path.slice(0, path.lastIndexOf("/"));
         said = reported.has(path);
