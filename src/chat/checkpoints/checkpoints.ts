@@ -189,7 +189,7 @@ export class Checkpoints {
     return this.serial(async () => {
       const cut = this.interrupted;
       if (!cut) throw new Error("No restore was interrupted.");
-      const now = (await this.scanNow()).manifest;
+      const now = (await this.survey.look(undefined)).manifest;
       return this.putBack(this.manifests.get(this.need(cut.target).manifest), now, cut.undo, step);
     });
   }
@@ -205,7 +205,7 @@ export class Checkpoints {
   /** The paths added, changed and deleted between checkpoint `id` and now. */
   diff(id: string): Promise<Change[]> {
     return this.serial(async () =>
-      compare(this.manifests.get(this.need(id).manifest), (await this.scanNow()).manifest),
+      compare(this.manifests.get(this.need(id).manifest), (await this.survey.look(undefined)).manifest),
     );
   }
 
@@ -267,10 +267,6 @@ export class Checkpoints {
     const r = this.records.get(id);
     if (!r) throw new Error(`There is no checkpoint "${id}" (it may have been dropped).`);
     return r;
-  }
-
-  private scanNow() {
-    return this.survey.look(undefined);
   }
 
   private async saveNow(label: string, conversation: string, step?: Step, keep?: string, whole = false) {
