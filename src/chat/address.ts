@@ -6,6 +6,9 @@
 
 import { lookup as dnsLookup } from "node:dns";
 import { isIP } from "node:net";
+import { isPrivate, kindOf } from "./address-kind";
+
+export { isPrivate, kindOf, parseIPv4 } from "./address-kind";
 
 /** The setting that lets plugins reach private addresses (named in every refusal). */
 export const PRIVATE_SETTING = "tandem.plugins.allowPrivateAddresses";
@@ -45,151 +48,6 @@ export const systemLookup: Lookup = (host) =>
       else resolve(addresses.map(({ address, family }) => ({ address, family })));
     });
   });
-
-/**
- * Reads an IPv4 address the way URL parsers and inet_aton do: one to four parts, each decimal,
- * octal (leading 0) or hex (0x), the last part filling the remaining bytes. Null if it is not one.
- */
-export function parseIPv4(text: string): number | null {
-  const parts = text.split(".");
-  if (parts.length > 0 && parts[parts.length - 1] === "" && parts.length > 1) parts.pop();
-  if (parts.length < 1 || parts.length > 4) return null;
-  const values: number[] = [];
-  for (const part of parts) {
-    let value: number;
-    if (/^0x[0-9a-f]*$/i.test(part)) value = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
-    else if (/^0[0-7]+$/.test(part)) value = parseInt(part.slice(1), 8);
-    else if (/^(0|[1-9][0-9]*)$/.test(part)) value = Number(part);
-    else return null;
-    if (!Number.isFinite(value)) return null;
-    values.push(value);
-  }
-  const last = values.pop() as number;
-  if (values.some((v) => v > 255)) return null;
-  if (last >= 256 ** (4 - values.length)) return null;
-  let result = last;
-  values.forEach((v, i) => (result += v * 256 ** (3 - i)));
-  return result;
-}
-
-/** Reads an IPv6 address (brackets, zone and an embedded IPv4 tail allowed) into 8 groups. */
-export function parseIPv6(text: string): number[] | null {
-  let body = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
-  const zone = body.indexOf("%");
-  if (zone >= 0) body = body.slice(0, zone);
-  if (!body.includes(":")) return null;
-  const lastColon = body.lastIndexOf(":");
-  const v4 = body.slice(lastColon + 1);
-  if (v4.includes(".")) {
-    // An embedded IPv4 tail becomes its two last groups.
-    const n = /^\d{1,3}(\.\d{1,3}){3}$/.test(v4) ? parseIPv4(v4) : null;
-    if (n === null) return null;
-    body = `${body.slice(0, lastColon + 1)}${Math.floor(n / 65536).toString(16)}:${(n % 65536).toString(16)}`;
-  }
-  const halves = body.split("::");
-  if (halves.length > 2) return null;
-  const groupsOf = (half: string): number[] | null => {
-    if (half === "") return [];
-    const out: number[] = [];
-    for (const g of half.split(":")) {
-      if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
-      out.push(parseInt(g, 16));
-    }
-    return out;
-  };
-  const head = groupsOf(halves[0]);
-  const rest = halves.length === 2 ? groupsOf(halves[1]) : [];
-  if (head === null || rest === null) return null;
-  const known = head.length + rest.length;
-  if (halves.length === 1) return known === 8 ? head : null;
-  if (known > 7) return null;
-  return [...head, ...new Array<number>(8 - known).fill(0), ...rest];
-}
-
-/** An IPv4 range: its first address, prefix length, and what it is. */
-const V4_RANGES: [string, number, string][] = [
-  ["0.0.0.0", 8, "unspecified"],
-  ["10.0.0.0", 8, "private"],
-  ["100.64.0.0", 10, "shared (CGNAT)"],
-  ["127.0.0.0", 8, "loopback"],
-  ["169.254.0.0", 16, "link-local"],
-  ["172.16.0.0", 12, "private"],
-  ["192.0.0.0", 24, "reserved"],
-  ["192.0.2.0", 24, "documentation"],
-  ["192.88.99.0", 24, "reserved"],
-  ["192.168.0.0", 16, "private"],
-  ["198.18.0.0", 15, "benchmarking"],
-  ["198.51.100.0", 24, "documentation"],
-  ["203.0.113.0", 24, "documentation"],
-  ["224.0.0.0", 4, "multicast"],
-  ["255.255.255.255", 32, "broadcast"],
-  ["240.0.0.0", 4, "reserved"],
-];
-
-/** What kind of non-public IPv4 address N is, or undefined when it is public. */
-function kindOfV4(n: number): string | undefined {
-  if (n === 0xa9fea9fe) return "cloud metadata";
-  for (const [start, prefix, kind] of V4_RANGES) {
-    const base = parseIPv4(start) as number;
-    const size = 2 ** (32 - prefix);
-    if (n >= base && n < base + size) return kind;
-  }
-  return undefined;
-}
-
-/** What kind of non-public IPv6 address G (8 groups) is, or undefined when it is public. */
-function kindOfV6(g: number[]): string | undefined {
-  const v4Of = (hi: number, lo: number) => hi * 65536 + lo;
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 8)) return "unspecified";
-  if (zeros(0, 7) && g[7] === 1) return "loopback";
-  // Mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d) and compatible (::a.b.c.d) forms
-  // reach the IPv4 host behind them; a public service is never given this way.
-  const embedded = (form: string) => {
-    const inner = kindOfV4(v4Of(g[6], g[7]));
-    return inner ? `${form} ${inner}` : form;
-  };
-  if (zeros(0, 5) && g[5] === 0xffff) return embedded("IPv4-mapped");
-  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return embedded("IPv4-translated");
-  if (zeros(0, 6)) return embedded("IPv4-compatible");
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) {
-    const inner = kindOfV4(v4Of(g[6], g[7]));
-    return inner ? `NAT64 of a ${inner} address` : undefined;
-  }
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "local NAT64";
-  if (g[0] === 0x2002) {
-    const inner = kindOfV4(v4Of(g[1], g[2]));
-    return inner ? `6to4 of a ${inner} address` : undefined;
-  }
-  if (g[0] === 0x2001 && g[1] === 0) return "Teredo";
-  if (g[0] === 0x2001 && g[1] === 0xdb8) return "documentation";
-  if (g[0] === 0x2001 && g[1] >= 0x10 && g[1] <= 0x2f) return "reserved";
-  if ((g[0] & 0xfe00) === 0xfc00) return "unique-local";
-  if ((g[0] & 0xffc0) === 0xfe80) return "link-local";
-  if ((g[0] & 0xffc0) === 0xfec0) return "site-local";
-  if ((g[0] & 0xff00) === 0xff00) return "multicast";
-  if ((g[0] & 0xe000) !== 0x2000) return "reserved";
-  return undefined;
-}
-
-/**
- * What kind of non-public address IP is ("loopback", "private", "link-local"…), or undefined
- * when it is public. Text that is no address at all is "not an address" (refused, never let by).
- */
-export function kindOf(ip: string): string | undefined {
-  const text = ip.trim().toLowerCase();
-  if (text.includes(":")) {
-    const groups = parseIPv6(text);
-    return groups ? kindOfV6(groups) : "not an address";
-  }
-  const n = parseIPv4(text);
-  return n === null ? "not an address" : kindOfV4(n);
-}
-
-/** True when IP is not a public Internet address (loopback, private, link-local, reserved…). */
-export function isPrivate(ip: string): boolean {
-  return kindOf(ip) !== undefined;
-}
 
 /** Host names that lead inside the computer or its network whatever they resolve to. */
 function kindOfName(host: string): string | undefined {
