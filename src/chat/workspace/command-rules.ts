@@ -186,13 +186,14 @@ function base(word: string): string {
   return word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1).toLowerCase();
 }
 
-/** A rule's words, or why it cannot be a rule. */
+/** A rule's words (a last "*" kept as the word "*"), or why it cannot be a rule. */
 export function ruleWords(rule: string): { words: string[] } | { why: string } {
-  const said = plainParts(rule.trim().replace(/\s\*$/, " ANY_ARGUMENTS_MARK"));
+  const trimmed = rule.trim();
+  const any = /(^|\s)\*$/.test(trimmed);
+  const said = plainParts(any ? trimmed.slice(0, -1) : trimmed);
   if ("why" in said) return { why: `The rule "${rule}" is not a plain command: ${said.why}` };
   if (said.parts.length !== 1) return { why: `The rule "${rule}" names more than one command.` };
-  const words = said.parts[0].map((w) => (w === "ANY_ARGUMENTS_MARK" ? "*" : w));
-  return { words };
+  return { words: any ? [...said.parts[0], "*"] : said.parts[0] };
 }
 
 /** True when the allow rule's `words` cover the part `part` exactly (a last `*` covers any further words). */

@@ -207,6 +207,8 @@ describe("command rules: reading rules", () => {
     assert.ok("why" in ruleWords("npm test && rm x"));
     assert.ok("why" in ruleWords("git * diff"));
     assert.ok("why" in ruleWords(""));
+    assert.ok("why" in ruleWords("*"));
+    assert.deepEqual(ruleWords("ls *"), { words: ["ls", "*"] });
   });
 
   it("reads the setting's value, leaving out what is not a list of strings", () => {
