@@ -240,6 +240,8 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
   } finally {
     clearInterval(poll);
     options.signal?.removeEventListener("abort", onAbort);
+    // What a tool left running (a dev server, a watcher) ends with the run that started it.
+    for (const t of a.tools) t.close?.();
   }
 }
 

@@ -115,6 +115,8 @@ export interface Tool {
   run(args: string, signal: AbortSignal): Promise<string>;
   /** How long a call may take before it fails (default: the run's). */
   timeoutMs?: number;
+  /** Ends what its calls left running (background commands); called once when a run given it ends. */
+  close?(): void;
 }
 
 /** A file the person gives with a message: its name, media type and where it is on disk. */

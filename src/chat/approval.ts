@@ -6,6 +6,7 @@
 import type { Tool } from "../agent/types";
 import type { Item } from "./rows";
 import type { Store } from "./store";
+import type { CommandRuleBook } from "./workspace/command-rules";
 import { ALWAYS_ASK } from "./workspace/tools";
 
 /** What the engine says of a call: it runs, it waits for the person, or it does not run. */
@@ -34,6 +35,8 @@ export interface Rules {
   said?: readonly string[];
   /** The workspace folder, where protected paths are looked for. */
   root?: string;
+  /** The person's allow and deny rules for run_command (kept in their own settings, never a workspace's). */
+  commands?: CommandRuleBook;
 }
 
 /**

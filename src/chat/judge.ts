@@ -15,12 +15,16 @@ import {
   type Rules,
   type Verdict,
 } from "./approval";
+import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
 import { protectedPath, RUNS_CODE } from "./workspace/protected";
 import { visible } from "./workspace/visible";
 
-/** What "Always allow" lets by for the rest of a conversation: every call of a tool, or fetches of a host. */
-export type Grant = { tool: string } | { host: string };
+/**
+ * What "Always allow" lets by: every call of a tool or fetches of a host for the rest of a
+ * conversation, or command lines kept as the person's own allow rules.
+ */
+export type Grant = { tool: string } | { host: string } | { commands: string[] };
 
 /** What the person allowed in one conversation. */
 export interface Allowance {
@@ -101,7 +105,25 @@ export async function judge(
   let grant: Grant | undefined = coverable(tool.name, rules) ? { tool: tool.name } : undefined;
   const field = TARGETS[tool.name];
   const target = field ? args[field] : undefined;
-  if (tool.name === "run_command") reasons.push(`It ${RUNS_CODE}: it runs a command line.`);
+  let ruled: CommandJudgement | undefined;
+  if (tool.name === "run_command") {
+    ruled = judgeCommand(
+      typeof args.command === "string" ? args.command : "",
+      rules.commands?.rules() ?? NO_RULES,
+    );
+    if (ruled.verdict === "denied") return { verdict: "refused", reasons: [ruled.why], summary, hidden };
+    reasons.push(`It ${RUNS_CODE}: it runs a command line.`);
+    if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
+    // Offered only where the face can keep the rule, and only for a line whose every part is plain.
+    grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
+    if (ruled.verdict === "allowed" && rules.root) {
+      const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
+      if (place) {
+        reasons.push(`It ${RUNS_CODE}: the command names a protected place (${place}).`);
+        pinned = true;
+      }
+    }
+  }
   if (typeof target === "string" && rules.root) {
     const place = await protectedPath(rules.root, target);
     if (place) {
@@ -123,7 +145,7 @@ export async function judge(
     reasons.push("Hidden characters in the call: they are shown as ⟦U+…⟧.");
     must ||= !tool.readOnly || JUDGED.has(tool.name);
   }
-  const said = pinned || must ? "ask" : byName;
+  const said = pinned || must ? "ask" : ruled?.verdict === "allowed" && byName === "ask" ? "allowed" : byName;
   return {
     verdict: said,
     reasons,
@@ -131,6 +153,21 @@ export async function judge(
     hidden,
     always: said === "ask" && !pinned ? grant : undefined,
   };
+}
+
+/** No command rules: every command line is asked. */
+const NO_RULES = { allow: [], deny: [] };
+
+/** The protected place a word of the command line `line` names (`--out=.git/x` counts too), if any. */
+async function touched(root: string, line: string): Promise<string | undefined> {
+  for (const word of line.split(/[\s'"]+/)) {
+    for (const path of [word, word.slice(word.indexOf("=") + 1)]) {
+      if (!path || path.startsWith("-")) continue;
+      const place = await protectedPath(root, path);
+      if (place) return place;
+    }
+  }
+  return undefined;
 }
 
 /** The question the person reads about a judged call (every face shows this one). */
@@ -141,19 +178,27 @@ export function questionOf(name: string, judged: Judgement): Question {
   const short = long
     ? `Tandem wants to run ${name}${flag}. Read all of it before you answer.`
     : text.replace(/\n/g, " — ");
-  const always = judged.always
-    ? "tool" in judged.always
+  const always = !judged.always
+    ? undefined
+    : "tool" in judged.always
       ? "Always Allow in This Conversation"
-      : `Allow ${judged.always.host} in This Conversation`
-    : undefined;
+      : "host" in judged.always
+        ? `Allow ${judged.always.host} in This Conversation`
+        : `Always Allow ${judged.always.commands.map((c) => `\`${c}\``).join(", ")}`;
   return { text, short, long, always };
 }
 
-/** Adds what `grant` lets by to `allowed`. */
-export function grantTo(allowed: Allowance, grant: Grant | undefined): void {
+/** Adds what `grant` lets by to `allowed`, or, for command lines, to the person's rules in `rules`. */
+export function grantTo(allowed: Allowance, grant: Grant | undefined, rules?: Pick<Rules, "commands">): void {
   if (!grant) return;
   if ("tool" in grant) allowed.tools.add(grant.tool);
-  else allowed.hosts.add(grant.host);
+  else if ("host" in grant) allowed.hosts.add(grant.host);
+  else
+    rules?.commands
+      ?.keep(grant.commands)
+      .catch((error: unknown) =>
+        console.error(`Tandem: the command rule could not be kept: ${String(error)}`),
+      );
 }
 
 /** What a face asks the person: the question; resolves to their answer, undefined when nobody answered. */
@@ -174,7 +219,7 @@ export async function approveWith(
   const judged = await judge(tool, input, rules);
   if (judged.verdict !== "ask") return { judged, yes: judged.verdict === "allowed" };
   const answer = await ask(questionOf(tool.name, judged), judged);
-  if (answer === "always") grantTo(allowed, judged.always);
+  if (answer === "always") grantTo(allowed, judged.always, rules);
   return { judged, yes: answer === undefined ? undefined : answer !== false };
 }
 

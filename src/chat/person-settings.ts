@@ -9,6 +9,7 @@ export const PERSON_ONLY = [
   "tandem.endpoints",
   "tandem.defaultModel",
   "tandem.approval",
+  "tandem.commands",
   "tandem.localServers",
   "tandem.execute.autoStart",
   "tandem.execute.port",

@@ -217,6 +217,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       hosts: allowed.hosts,
       trusted: host.trusted?.() ?? true,
       settings: host.approvals?.() ?? {},
+      commands: host.commands,
       said: items.filter((i) => i.kind === "user").map((i) => i.text),
       root: host.root?.(),
     };
@@ -329,7 +330,10 @@ async function approveCall(
   const allowed = runs.allowed(row.chat);
   const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, async (question, j) => {
     // The panel's "Always allow" grants what the engine offered here (nothing for a protected path).
-    runs.asking.set(row.id, { always: question.always ?? "", grant: () => grantTo(allowed, j.always) });
+    runs.asking.set(row.id, {
+      always: question.always ?? "",
+      grant: () => grantTo(allowed, j.always, rules),
+    });
     try {
       return await askPerson(runs.store, row.id, asker, halt, problem, question);
     } finally {
@@ -337,7 +341,8 @@ async function approveCall(
     }
   });
   if (judged.verdict === "refused") {
-    runs.store.put("items", { ...row, state: "declined", text: `The tool ${call.name} may not run here.` });
+    const why = judged.reasons.join(" ") || `The tool ${call.name} may not run here.`;
+    runs.store.put("items", { ...row, state: "declined", text: why });
   }
   return yes === true;
 }

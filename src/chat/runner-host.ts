@@ -6,6 +6,7 @@
 import type { Attachment, Model, Tool } from "../agent/types";
 import type { Decision, Question, Setting } from "./approval";
 import type { Assistant, Item, Skill } from "./rows";
+import type { CommandRuleBook } from "./workspace/command-rules";
 
 /** The limits of one run; absent ones keep the core's defaults (16 rounds, no token or time limit). */
 export interface Limits {
@@ -32,6 +33,8 @@ export interface Host {
   approvals?(): Readonly<Record<string, Setting>>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
+  /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */
+  commands?: CommandRuleBook;
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */

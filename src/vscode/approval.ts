@@ -1,11 +1,37 @@
 import vscode = require("vscode");
 import type { Decision, Question, Setting } from "../chat/approval";
+import { personValue } from "../chat/person-settings";
+import { rulesOf, type CommandRuleBook, type CommandRules } from "../chat/workspace/command-rules";
 import { settings } from "./settings";
 
 /** The person's per-tool approval settings (`tandem.approval`): the one place they are read. */
 export function approvalSettings(): Readonly<Record<string, Setting>> {
   return settings().approval;
 }
+
+/** Rules kept by "Always allow" and not yet read back from the settings (writing them takes a moment). */
+const keeping = new Set<string>();
+
+/**
+ * The person's command rules (`tandem.commands`, application scope, their user settings only: a
+ * workspace's value is never read); "Always allow" adds to their user settings' allow list.
+ */
+export const commandRules: CommandRuleBook = {
+  rules(): CommandRules {
+    const kept = rulesOf(
+      personValue(vscode.workspace.getConfiguration("tandem").inspect<unknown>("commands")),
+    );
+    return { allow: [...new Set([...kept.allow, ...keeping])], deny: kept.deny };
+  },
+  async keep(allow: readonly string[]): Promise<void> {
+    for (const rule of allow) keeping.add(rule);
+    const c = vscode.workspace.getConfiguration("tandem");
+    const now = rulesOf(c.inspect<unknown>("commands")?.globalValue);
+    const value = { allow: [...new Set([...now.allow, ...allow])], deny: now.deny };
+    await c.update("commands", value, vscode.ConfigurationTarget.Global);
+    for (const rule of allow) keeping.delete(rule);
+  },
+};
 
 /**
  * Asks the person about a tool call through an editor notification (it works with the panel

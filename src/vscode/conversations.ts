@@ -5,7 +5,7 @@ import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
 import type { Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
-import { approvalSettings, askByNotification } from "./approval";
+import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
 import { settings } from "./settings";
@@ -119,6 +119,7 @@ export async function openConversations(
       return (await askByNotification(question, settled)) ?? false;
     },
     approvals: approvalSettings,
+    commands: commandRules,
     root: workspaceRoot,
     files: async (path, name) => {
       const root = workspaceRoot();

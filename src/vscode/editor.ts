@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import vscode = require("vscode");
+import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
 import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
 
 const PROPOSALS = "tandem-proposal";
@@ -18,10 +19,13 @@ class Proposals implements vscode.TextDocumentContentProvider {
 export class VsCodeEditor implements Editor {
   private readonly proposals = new Proposals();
   private count = 0;
+  /** Background commands still running: they end when the extension deactivates. */
+  private readonly background = new Set<Running>();
 
   constructor(context: vscode.ExtensionContext) {
     context.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSALS, this.proposals),
+      { dispose: () => this.background.forEach((r) => r.stop()) },
     );
   }
 
@@ -77,6 +81,47 @@ export class VsCodeEditor implements Editor {
   async text(path: string): Promise<string | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path);
     return open?.isDirty ? open.getText() : undefined;
+  }
+
+  /** Starts the command in a terminal the person sees, without waiting; `each` hears its output and end. */
+  start(c: Background, each: Listener): Running {
+    const write = new vscode.EventEmitter<string>();
+    // What the command writes before the terminal opens is shown when it does.
+    let early: string[] | undefined = [];
+    const shown = (text: string) => {
+      const out = text.replace(/\r?\n/g, "\r\n");
+      if (early) early.push(out);
+      else write.fire(out);
+    };
+    shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+    const running = spawnLine(c, {
+      output: (text) => {
+        shown(text);
+        each.output(text);
+      },
+      exit: (code) => {
+        this.background.delete(running);
+        shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
+        each.exit(code);
+      },
+    });
+    this.background.add(running);
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: write.event,
+      open: () => {
+        const held = early ?? [];
+        early = undefined;
+        for (const text of held) write.fire(text);
+      },
+      // Closing the terminal ends the command, as it would in a shell.
+      close: () => running.stop(),
+    };
+    const terminal = vscode.window.createTerminal({
+      name: vscode.l10n.t("Tandem (background): {0}", c.command.slice(0, 40)),
+      pty,
+    });
+    terminal.show(true);
+    return running;
   }
 
   /** Runs the command in a terminal the person sees, and gives back what it printed. */

@@ -1,7 +1,7 @@
 import { loaded } from "./clock";
 import { apiReady } from "./api-clock";
 import vscode = require("vscode");
-import { approvalSettings, askByNotification } from "./approval";
+import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext) {
     // The same engine as the panel's runs judges each call; the person answers its question.
     approve: (question) => askByNotification(question),
     approvals: approvalSettings,
+    commands: commandRules,
     root: workspaceRoot,
   });
   const chat = registerChatCommands(context, panel, conversations);

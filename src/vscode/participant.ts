@@ -2,6 +2,7 @@ import vscode = require("vscode");
 import type { Attachment, Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
+import type { CommandRuleBook } from "../chat/workspace/command-rules";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
@@ -18,6 +19,8 @@ export interface ParticipantParts {
   approvals: () => Readonly<Record<string, Setting>>;
   /** The workspace folder, where protected paths are looked for. */
   root: () => string | undefined;
+  /** The person's command rules for run_command. */
+  commands?: CommandRuleBook;
 }
 
 const INSTRUCTIONS = [
@@ -237,6 +240,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       hosts: allowed.hosts,
       trusted: vscode.workspace.isTrusted,
       settings: parts.approvals(),
+      commands: parts.commands,
       said: saidIn(chat, request.prompt),
       root: parts.root(),
     };

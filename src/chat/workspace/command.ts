@@ -1,12 +1,14 @@
 /**
  * The tools that act in the editor without changing files themselves: `open_file` (reveal a
- * file at a line) and `run_command` (a command line in a terminal the person sees).
+ * file at a line), `run_command` (a command line in a terminal the person sees, waited for or
+ * started in the background), and `read_output` / `stop_command` for background commands.
  */
 
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
+import { Jobs, MAX_READ_LINES, READ_LINES, readLines, stateOf } from "./background";
 import type { Editor, Ran, Workspace } from "./editor";
 import { inside, shown } from "./paths";
 
@@ -33,7 +35,34 @@ const runInput = z.object({
     .min(1)
     .max(MAX_COMMAND_SECONDS)
     .default(COMMAND_SECONDS)
-    .describe(`How long it may run before it is ended (default ${COMMAND_SECONDS}).`),
+    .describe(`How long it may run before it is ended (default ${COMMAND_SECONDS}; not for background).`),
+  background: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Start it without waiting (a dev server, a watcher): answers an id for read_output and stop_command. It ends when this answer ends.",
+    ),
+});
+
+const readInput = z.object({
+  id: z.number().int().min(1).describe("The background command's id, as run_command answered it."),
+  fromLine: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The first line to read (1-based, from the command's start); default: the last lines."),
+  lines: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_READ_LINES)
+    .default(READ_LINES)
+    .describe(`How many lines to read (default ${READ_LINES}).`),
+});
+
+const stopInput = z.object({
+  id: z.number().int().min(1).describe("The background command's id, as run_command answered it."),
 });
 
 /** Terminal colour and cursor sequences (CSI and OSC) that mean nothing as text. */
@@ -87,17 +116,25 @@ export function openFileTool(workspace: Workspace, editor: Editor): Tool {
   );
 }
 
-/** The `run_command` tool: a command line in a terminal the person sees; answers its exit code and output's tail. */
-export function runCommandTool(workspace: Workspace, editor: Editor): Tool {
-  return tool(
+/**
+ * The `run_command` tool: a command line in a terminal the person sees; answers its exit code and
+ * output's tail, or, with `background`, starts it in `jobs` and answers its id.
+ */
+export function runCommandTool(workspace: Workspace, editor: Editor, jobs?: Jobs): Tool {
+  const made = tool(
     "run_command",
-    "Runs a shell command line in a terminal the person sees, in a folder of the workspace, and answers its exit code and the end of its output. Each call is approved by the person.",
+    "Runs a shell command line in a terminal the person sees, in a folder of the workspace, and answers its exit code and the end of its output. With background it starts a long-running command (a dev server, a watcher) without waiting: read its output with read_output and end it with stop_command. Each call is approved by the person unless their own rules allow the command line.",
     runInput,
-    async ({ command, cwd, timeoutSeconds }, signal) => {
+    async ({ command, cwd, timeoutSeconds, background }, signal) => {
       const folder = await inside(workspace.root, cwd);
       const where = shown(workspace.root, folder);
       const s = await stat(folder).catch(() => undefined);
       if (!s?.isDirectory()) throw new Error(`The folder ${where} does not exist.`);
+      if (background) {
+        if (!jobs) throw new Error("Background commands cannot be started here: run it without background.");
+        const job = jobs.start({ command, cwd: folder, shown: where });
+        return `${stateOf(job)}\nIts id is ${job.id}: read its output with read_output and end it with stop_command. It ends when this answer ends.`;
+      }
       const ran = await editor.run({
         command,
         cwd: folder,
@@ -108,5 +145,28 @@ export function runCommandTool(workspace: Workspace, editor: Editor): Tool {
       return ranText(ran, where, timeoutSeconds);
     },
     { timeoutMs: (MAX_COMMAND_SECONDS + 30) * 1000 },
+  );
+  return jobs ? { ...made, close: () => void jobs.close() } : made;
+}
+
+/** The `read_output` tool: lines of a background command's output, by line range. */
+export function readOutputTool(jobs: Jobs): Tool {
+  return tool(
+    "read_output",
+    "Reads lines of a background command's output (from run_command with background) and says whether it still runs. Without fromLine it gives the last lines.",
+    readInput,
+    ({ id, fromLine, lines }) => readLines(jobs.get(id), fromLine, lines, plainOutput),
+    { readOnly: true, timeoutMs: 15_000 },
+  );
+}
+
+/** The `stop_command` tool: ends a background command (and what it started), and answers its last lines. */
+export function stopCommandTool(jobs: Jobs): Tool {
+  return tool(
+    "stop_command",
+    "Stops a background command started by run_command, and answers the last lines of its output.",
+    stopInput,
+    async ({ id }) => readLines(await jobs.stop(id), undefined, 20, plainOutput),
+    { readOnly: true, timeoutMs: 15_000 },
   );
 }

@@ -3,6 +3,8 @@
  * document, a diff the person accepts, a terminal the person sees); tests give a fake.
  */
 
+import type { Background, Listener, Running } from "./background";
+
 /** A change to one file, shown to the person as a diff before anything is written. */
 export interface Proposal {
   /** The file's absolute path (already checked to be inside the workspace). */
@@ -63,6 +65,8 @@ export interface Editor {
   create(file: NewFile): Promise<void>;
   /** Runs a command line in a terminal the person sees and waits for it to end. */
   run(command: Command): Promise<Ran>;
+  /** Starts a command line in a terminal the person sees without waiting; `each` hears its output and end. */
+  start?(command: Background, each: Listener): Running;
   /** The text of a file as the editor holds it (unsaved changes included), or undefined for the disk's. */
   text?(path: string): Promise<string | undefined>;
 }

@@ -4,7 +4,8 @@ import type { Tool } from "../../agent/types";
 import type { Lookup } from "../address";
 import { createFileTool, proposeEditTool } from "./edit";
 import type { Editor } from "./editor";
-import { openFileTool, runCommandTool } from "./command";
+import { Jobs } from "./background";
+import { openFileTool, readOutputTool, runCommandTool, stopCommandTool } from "./command";
 import type { Exclude } from "./ignore";
 import { listFilesTool } from "./list";
 import { fetchPageTool } from "./page";
@@ -34,7 +35,8 @@ export interface WorkspaceOptions {
 
 /**
  * The tools of a workspace: read_file, list_files, search_text and fetch_page always; open_file
- * with an editor; propose_edit, create_file and run_command only in a trusted workspace.
+ * with an editor; propose_edit, create_file and run_command only in a trusted workspace, with
+ * read_output and stop_command where the editor starts background commands.
  */
 export function workspaceTools(options: WorkspaceOptions): Tool[] {
   const workspace = { root: options.root, editor: options.editor };
@@ -49,11 +51,15 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
   if (!editor) return tools;
   tools.push(openFileTool(workspace, editor));
   if (options.trusted) {
+    // Background commands belong to this set of tools, made for one run: they end with it.
+    const start = editor.start?.bind(editor);
+    const jobs = start ? new Jobs(start) : undefined;
     tools.push(
       proposeEditTool(workspace, editor),
       createFileTool(workspace, editor),
-      runCommandTool(workspace, editor),
+      runCommandTool(workspace, editor, jobs),
     );
+    if (jobs) tools.push(readOutputTool(jobs), stopCommandTool(jobs));
   }
   return tools;
 }

@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
     await import("./check.test");
     await import("./settings.test");
     await import("./exports.test");
+    await import("./background.test");
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
