@@ -16,6 +16,7 @@ import type {
 } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
+import { EDITED, fork, regenerate } from "./fork";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -40,6 +41,12 @@ export interface ViewHost {
   refused?(why: string): void;
   /** How remote images are fetched (tests route a public name to a local server). */
   images?: ImageOptions;
+  /**
+   * Puts the workspace's files back as they were before the answer to the person's `message` ran
+   * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot.
+   * Absent, the panel does not offer it.
+   */
+  restoreFilesTo?(message: Item): Promise<string>;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -101,6 +108,9 @@ export class PanelView {
       case "retry":
         this.store.put("items", retried(m.chat, m.model));
         return;
+      case "resend":
+      case "regenerate":
+        return this.again(m);
       case "stop":
         this.store.put("items", stopped(m.chat));
         return;
@@ -197,6 +207,33 @@ export class PanelView {
     return id;
   }
 
+  /**
+   * A message sent again: edited (a fork, after the files are restored when the person asked), or
+   * its answer regenerated. Opens the conversation the new answer is in; what fails is said and
+   * changes nothing.
+   */
+  private async again(m: Extract<PanelMessage, { type: "resend" | "regenerate" }>): Promise<void> {
+    const item = this.store.get("items", m.item);
+    try {
+      if (!item) throw new Error("That message is no longer in the conversation.");
+      let chat: string;
+      if (m.type === "regenerate") chat = await regenerate(this.store, item, m.model);
+      else {
+        if (m.restore) {
+          if (!this.host.restoreFilesTo) throw new Error("Restoring files is not available here.");
+          const done = await this.host.restoreFilesTo(item);
+          this.host.send({ type: "notice", level: "info", text: done });
+        }
+        const files = m.files.map((f) => fileRef(f.path, f.name));
+        chat = await fork(this.store, item, { text: m.text, files, model: m.model }, EDITED);
+      }
+      if (chat !== this.chat) this.openChat(chat);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.host.send({ type: "notice", level: "error", text: `Nothing was sent: ${why}` });
+    }
+  }
+
   /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */
   private async loadImage(url: string): Promise<void> {
     let message: HostMessage;
@@ -277,6 +314,7 @@ export class PanelView {
       choices,
       running,
       configured: choices.length > 0 || model !== "",
+      restore: this.host.restoreFilesTo !== undefined,
       assistant: this.store.rows("assistants")[0]?.id ?? "",
       model,
     });
