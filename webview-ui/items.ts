@@ -1,5 +1,6 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
+import { MessageEditor, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
@@ -76,15 +77,31 @@ class Markdown {
 
 class UserView implements ItemView {
   readonly element = h("article", { class: "item user", "aria-label": "Your message" });
+  /** The inline editor while the person edits the message (the row's changes wait until it closes). */
+  private editor?: MessageEditor;
+  private item: Item;
 
   constructor(
     item: Item,
     private readonly panel: Panel,
   ) {
+    this.item = item;
     this.update(item);
   }
 
+  private edit(): void {
+    this.editor = new MessageEditor(this.item, this.panel, () => {
+      this.editor = undefined;
+      this.update(this.item);
+      this.element.querySelector<HTMLElement>(".edit-message")?.focus();
+    });
+    fill(this.element, this.editor.element);
+    this.editor.focus();
+  }
+
   update(item: Item): void {
+    this.item = item;
+    if (this.editor) return;
     const chips = item.files.map((file) => {
       const chip = button(
         "file",
@@ -106,6 +123,8 @@ class UserView implements ItemView {
         icon("account"),
         h("span", { text: "You" }),
         item.model ? h("span", { class: "muted", text: item.model }) : undefined,
+        h("span", { class: "grow" }),
+        button("edit", "Edit message", () => this.edit(), { className: "edit-message" }),
       ),
       h("div", { class: "plain", text: item.text }),
       chips.length
@@ -119,13 +138,14 @@ class AnswerView implements ItemView {
   readonly element = h("article", { class: "item answer", "aria-label": "Answer" });
   private readonly body: Markdown;
   private readonly status = h("div", { class: "status" });
+  private readonly actions = h("div", { class: "answer-actions" });
 
   constructor(
     item: Item,
     private readonly panel: Panel,
   ) {
     this.body = new Markdown(item.id, panel);
-    this.element.append(this.body.element, this.status);
+    this.element.append(this.body.element, this.status, this.actions);
     this.update(item);
   }
 
@@ -133,6 +153,15 @@ class AnswerView implements ItemView {
     this.body.show(item.text);
     this.element.setAttribute("aria-busy", String(!item.done));
     interrupted(this.status, item, this.panel);
+    // Regenerate under the last words of a finished answer; kept while the person chooses a model.
+    const ends = endsAnswer(item, this.panel.store);
+    if (!ends) this.actions.replaceChildren();
+    else if (!this.actions.firstChild)
+      this.actions.append(
+        askAgain(this.panel, "Regenerate", (model) =>
+          this.panel.host.post({ type: "regenerate", item: item.id, model }),
+        ),
+      );
     // What the answer took, small under it (on its last text item).
     if (item.usage && item.done)
       this.status.append(
@@ -157,10 +186,7 @@ function interrupted(status: HTMLElement, item: Item, panel: Panel): void {
   status.append(
     icon("debug-disconnect"),
     h("span", { text: "Interrupted" }),
-    button("refresh", "Retry", () => panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
-      showLabel: true,
-      className: "link",
-    }),
+    askAgain(panel, "Retry", (model) => panel.host.post({ type: "retry", chat: item.chat, model })),
   );
 }
 
@@ -362,9 +388,9 @@ class ErrorView implements ItemView {
     this.element.replaceChildren(
       icon("error"),
       h("span", { class: "plain", text: item.text || "The run failed." }),
-      button("refresh", "Retry", () => this.panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
-        showLabel: true,
-      }),
+      askAgain(this.panel, "Retry", (model) =>
+        this.panel.host.post({ type: "retry", chat: item.chat, model }),
+      ),
     );
   }
 }

@@ -23,11 +23,8 @@ export function answerKey(parent: string, n: number): string {
   return `${parent}.${n.toString(36).padStart(WIDTH, "0")}`;
 }
 
-/** The key of the item an answer item answers ("" for an item that is not part of an answer). */
-export function parentOf(key: string): string {
-  const dot = key.indexOf(".");
-  return dot < 0 ? "" : key.slice(0, dot);
-}
+// One rule for both sides: the panel groups an answer's items by it too.
+export { parentOf } from "../protocol/keys";
 
 /** The count the next item of the answer to `parent` takes, after those already in `items`. */
 export function nextIndex(items: readonly Item[], parent: string): number {
