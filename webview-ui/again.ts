@@ -1,12 +1,12 @@
 /**
- * Asking again from the transcript: the inline editor of a sent message (edit and resend, which
- * forks the conversation on the host), and Regenerate / Retry with a choice of model.
+ * Asking again from the transcript: the person's message with its inline editor (edit and resend,
+ * which forks the conversation on the host), and Regenerate / Retry with a choice of model.
  */
 import type { FileRef } from "../src/protocol/messages";
 import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
-import { append, button, h } from "./dom";
-import type { Panel } from "./items";
+import { append, button, fill, h, icon } from "./dom";
+import type { ItemView, Panel } from "./items";
 import { byKey, type Store } from "./state";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */
@@ -192,6 +192,66 @@ export class MessageEditor {
           }),
         ),
       ),
+    );
+  }
+}
+
+/** The person's message: its words and files, and Edit, which opens the inline editor in its place. */
+export class UserView implements ItemView {
+  readonly element = h("article", { class: "item user", "aria-label": "Your message" });
+  /** The inline editor while the person edits the message (the row's changes wait until it closes). */
+  private editor?: MessageEditor;
+  private item: Item;
+
+  constructor(
+    item: Item,
+    private readonly panel: Panel,
+  ) {
+    this.item = item;
+    this.update(item);
+  }
+
+  private edit(): void {
+    this.editor = new MessageEditor(this.item, this.panel, () => {
+      this.editor = undefined;
+      this.update(this.item);
+      this.element.querySelector<HTMLElement>(".edit-message")?.focus();
+    });
+    fill(this.element, this.editor.element);
+    this.editor.focus();
+  }
+
+  update(item: Item): void {
+    this.item = item;
+    if (this.editor) return;
+    const chips = item.files.map((file) => {
+      const chip = button(
+        "file",
+        file.name,
+        () => this.panel.host.post({ type: "openFile", path: file.path }),
+        {
+          showLabel: true,
+          className: "chip",
+        },
+      );
+      chip.title = file.path;
+      return chip;
+    });
+    fill(
+      this.element,
+      h(
+        "div",
+        { class: "who" },
+        icon("account"),
+        h("span", { text: "You" }),
+        item.model ? h("span", { class: "muted", text: item.model }) : undefined,
+        h("span", { class: "grow" }),
+        button("edit", "Edit message", () => this.edit(), { className: "edit-message" }),
+      ),
+      h("div", { class: "plain", text: item.text }),
+      chips.length
+        ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
+        : undefined,
     );
   }
 }

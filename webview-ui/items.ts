@@ -1,6 +1,6 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
-import { MessageEditor, askAgain, endsAnswer } from "./again";
+import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
@@ -72,65 +72,6 @@ class Markdown {
     if (!blocks) return;
     if (this.blocks) this.blocks.update(blocks, changed);
     else this.show("");
-  }
-}
-
-class UserView implements ItemView {
-  readonly element = h("article", { class: "item user", "aria-label": "Your message" });
-  /** The inline editor while the person edits the message (the row's changes wait until it closes). */
-  private editor?: MessageEditor;
-  private item: Item;
-
-  constructor(
-    item: Item,
-    private readonly panel: Panel,
-  ) {
-    this.item = item;
-    this.update(item);
-  }
-
-  private edit(): void {
-    this.editor = new MessageEditor(this.item, this.panel, () => {
-      this.editor = undefined;
-      this.update(this.item);
-      this.element.querySelector<HTMLElement>(".edit-message")?.focus();
-    });
-    fill(this.element, this.editor.element);
-    this.editor.focus();
-  }
-
-  update(item: Item): void {
-    this.item = item;
-    if (this.editor) return;
-    const chips = item.files.map((file) => {
-      const chip = button(
-        "file",
-        file.name,
-        () => this.panel.host.post({ type: "openFile", path: file.path }),
-        {
-          showLabel: true,
-          className: "chip",
-        },
-      );
-      chip.title = file.path;
-      return chip;
-    });
-    fill(
-      this.element,
-      h(
-        "div",
-        { class: "who" },
-        icon("account"),
-        h("span", { text: "You" }),
-        item.model ? h("span", { class: "muted", text: item.model }) : undefined,
-        h("span", { class: "grow" }),
-        button("edit", "Edit message", () => this.edit(), { className: "edit-message" }),
-      ),
-      h("div", { class: "plain", text: item.text }),
-      chips.length
-        ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
-        : undefined,
-    );
   }
 }
 

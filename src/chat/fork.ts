@@ -6,11 +6,13 @@
  * both stay whole in the list. Regenerating the latest answer writes a retry item in place, as the
  * Retry button does; regenerating an earlier one forks the same way, with the message unchanged.
  */
-import type { FileRef } from "../protocol/files";
+import { fileRef, type FileRef } from "../protocol/files";
+import type { PanelMessage } from "../protocol/messages";
 import { asked, conversation, newKey, retried } from "./make";
 import type { Item, State } from "./rows";
 import { FINAL, parentOf } from "./runner-items";
 import type { Store } from "./store";
+import type { ViewHost } from "./view";
 
 /** The message as the person sends it again: its words, its files, and the model it goes to ("" the agent's). */
 export interface Resent {
@@ -97,4 +99,32 @@ export async function regenerate(store: Store, item: Item, model: string): Promi
   }
   const sent = { text: message.text, files: message.files, model: model || message.model };
   return fork(store, message, sent, REGENERATED);
+}
+
+/**
+ * The panel's "resend" (after the files are restored, when the person asked) or "regenerate".
+ * Resolves with the conversation the new answer is in; what fails is said to the panel and
+ * changes nothing (undefined).
+ */
+export async function sendAgain(
+  store: Store,
+  host: Pick<ViewHost, "send" | "restoreFilesTo">,
+  m: Extract<PanelMessage, { type: "resend" | "regenerate" }>,
+): Promise<string | undefined> {
+  const item = store.get("items", m.item);
+  try {
+    if (!item) throw new Error("That message is no longer in the conversation.");
+    if (m.type === "regenerate") return await regenerate(store, item, m.model);
+    if (m.restore) {
+      if (!host.restoreFilesTo) throw new Error("Restoring files is not available here.");
+      host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item) });
+    }
+    // The kind of a file is the host's to say, from its name, whatever the panel sent.
+    const files = m.files.map((f) => fileRef(f.path, f.name));
+    return await fork(store, item, { text: m.text, files, model: m.model }, EDITED);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    host.send({ type: "notice", level: "error", text: `Nothing was sent: ${why}` });
+    return undefined;
+  }
 }

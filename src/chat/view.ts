@@ -16,7 +16,7 @@ import type {
 } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
-import { EDITED, fork, regenerate } from "./fork";
+import { sendAgain } from "./fork";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -109,8 +109,11 @@ export class PanelView {
         this.store.put("items", retried(m.chat, m.model));
         return;
       case "resend":
-      case "regenerate":
-        return this.again(m);
+      case "regenerate": {
+        const chat = await sendAgain(this.store, this.host, m);
+        if (chat && chat !== this.chat) this.openChat(chat);
+        return;
+      }
       case "stop":
         this.store.put("items", stopped(m.chat));
         return;
@@ -205,33 +208,6 @@ export class PanelView {
     const attached = files.map((f) => fileRef(f.path, f.name));
     await this.store.putDurable("items", asked(text, id, model, attached));
     return id;
-  }
-
-  /**
-   * A message sent again: edited (a fork, after the files are restored when the person asked), or
-   * its answer regenerated. Opens the conversation the new answer is in; what fails is said and
-   * changes nothing.
-   */
-  private async again(m: Extract<PanelMessage, { type: "resend" | "regenerate" }>): Promise<void> {
-    const item = this.store.get("items", m.item);
-    try {
-      if (!item) throw new Error("That message is no longer in the conversation.");
-      let chat: string;
-      if (m.type === "regenerate") chat = await regenerate(this.store, item, m.model);
-      else {
-        if (m.restore) {
-          if (!this.host.restoreFilesTo) throw new Error("Restoring files is not available here.");
-          const done = await this.host.restoreFilesTo(item);
-          this.host.send({ type: "notice", level: "info", text: done });
-        }
-        const files = m.files.map((f) => fileRef(f.path, f.name));
-        chat = await fork(this.store, item, { text: m.text, files, model: m.model }, EDITED);
-      }
-      if (chat !== this.chat) this.openChat(chat);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.host.send({ type: "notice", level: "error", text: `Nothing was sent: ${why}` });
-    }
   }
 
   /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */
