@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
-import { asked } from "../../../src/chat/make";
+import { copiedBefore } from "../../../src/chat/fork";
+import { asked, item } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { Editor, NewFile, Proposal, Verdict } from "../../../src/chat/workspace/editor";
@@ -245,5 +246,28 @@ describe("edit and resend, regenerate, retry on another model", () => {
     );
     assert.deepEqual(written, ["src/new.ts", "src/new.ts"]);
     assert.equal(await readFile(join(root, "src/new.ts"), "utf8"), "export const a = 2;\n");
+  });
+
+  it("closes in the fork what a run still writes in the original, so the fork answers only the edited message", () => {
+    const message = asked("first", "c");
+    const open = [
+      message,
+      { ...item("text", "half an ans", "c"), id: `${message.id}.0000` },
+      { ...item("call", "", "c"), id: `${message.id}.0001`, name: "read_file", state: "approval" as const },
+    ];
+    const later = asked("second", "c");
+    const copies = copiedBefore([...open, later], later, "f");
+    assert.deepEqual(
+      copies.map((i) => [i.kind, i.text, i.state, i.done, i.chat]),
+      [
+        ["user", "first", "", true, "f"],
+        ["text", "half an ans", "interrupted", true, "f"],
+        ["call", "", "interrupted", true, "f"],
+      ],
+    );
+    const [user, text, call] = copies;
+    assert.ok(user.id > later.id, "new keys, after every key before");
+    assert.equal(text.id, `${user.id}.0000`, "an answer's items keyed after their message's new key");
+    assert.equal(call.id, `${user.id}.0001`);
   });
 });
