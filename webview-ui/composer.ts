@@ -6,6 +6,7 @@ import { usageLine } from "./usage";
 import type { FileRef } from "../src/protocol/messages";
 import { button, h, tokens } from "./dom";
 import type { Panel } from "./items";
+import { modelOptions } from "./again";
 
 export class Composer {
   readonly element = h("form", { class: "composer", "aria-label": "Message" });
@@ -176,23 +177,7 @@ export class Composer {
   private fillModels(): void {
     const { store } = this.panel;
     const chosen = this.model.value || this.preferred.model;
-    const groups = new Map<string, HTMLOptGroupElement>();
-    const options: (HTMLOptionElement | HTMLOptGroupElement)[] = [
-      h("option", { value: "", text: "Default model" }),
-    ];
-    for (const choice of store.tables.choices.values()) {
-      const name = choice.group || "Models";
-      let group = groups.get(name);
-      if (!group) {
-        group = h("optgroup", { label: name });
-        groups.set(name, group);
-        options.push(group);
-      }
-      group.append(
-        h("option", { value: choice.id, title: choice.note || undefined, text: choice.name || choice.id }),
-      );
-    }
-    this.model.replaceChildren(...options);
+    this.model.replaceChildren(...modelOptions(store, { value: "", text: "Default model" }));
     this.model.value = store.tables.choices.has(chosen) ? chosen : "";
   }
 

@@ -1,5 +1,6 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
+import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
@@ -74,58 +75,18 @@ class Markdown {
   }
 }
 
-class UserView implements ItemView {
-  readonly element = h("article", { class: "item user", "aria-label": "Your message" });
-
-  constructor(
-    item: Item,
-    private readonly panel: Panel,
-  ) {
-    this.update(item);
-  }
-
-  update(item: Item): void {
-    const chips = item.files.map((file) => {
-      const chip = button(
-        "file",
-        file.name,
-        () => this.panel.host.post({ type: "openFile", path: file.path }),
-        {
-          showLabel: true,
-          className: "chip",
-        },
-      );
-      chip.title = file.path;
-      return chip;
-    });
-    fill(
-      this.element,
-      h(
-        "div",
-        { class: "who" },
-        icon("account"),
-        h("span", { text: "You" }),
-        item.model ? h("span", { class: "muted", text: item.model }) : undefined,
-      ),
-      h("div", { class: "plain", text: item.text }),
-      chips.length
-        ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
-        : undefined,
-    );
-  }
-}
-
 class AnswerView implements ItemView {
   readonly element = h("article", { class: "item answer", "aria-label": "Answer" });
   private readonly body: Markdown;
   private readonly status = h("div", { class: "status" });
+  private readonly actions = h("div", { class: "answer-actions" });
 
   constructor(
     item: Item,
     private readonly panel: Panel,
   ) {
     this.body = new Markdown(item.id, panel);
-    this.element.append(this.body.element, this.status);
+    this.element.append(this.body.element, this.status, this.actions);
     this.update(item);
   }
 
@@ -133,6 +94,15 @@ class AnswerView implements ItemView {
     this.body.show(item.text);
     this.element.setAttribute("aria-busy", String(!item.done));
     interrupted(this.status, item, this.panel);
+    // Regenerate under the last words of a finished answer; kept while the person chooses a model.
+    const ends = endsAnswer(item, this.panel.store);
+    if (!ends) this.actions.replaceChildren();
+    else if (!this.actions.firstChild)
+      this.actions.append(
+        askAgain(this.panel, "Regenerate", (model) =>
+          this.panel.host.post({ type: "regenerate", item: item.id, model }),
+        ),
+      );
     // What the answer took, small under it (on its last text item).
     if (item.usage && item.done)
       this.status.append(
@@ -157,10 +127,7 @@ function interrupted(status: HTMLElement, item: Item, panel: Panel): void {
   status.append(
     icon("debug-disconnect"),
     h("span", { text: "Interrupted" }),
-    button("refresh", "Retry", () => panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
-      showLabel: true,
-      className: "link",
-    }),
+    askAgain(panel, "Retry", (model) => panel.host.post({ type: "retry", chat: item.chat, model })),
   );
 }
 
@@ -362,9 +329,9 @@ class ErrorView implements ItemView {
     this.element.replaceChildren(
       icon("error"),
       h("span", { class: "plain", text: item.text || "The run failed." }),
-      button("refresh", "Retry", () => this.panel.host.post({ type: "retry", chat: item.chat, model: "" }), {
-        showLabel: true,
-      }),
+      askAgain(this.panel, "Retry", (model) =>
+        this.panel.host.post({ type: "retry", chat: item.chat, model }),
+      ),
     );
   }
 }

@@ -36,6 +36,8 @@ export class Store {
   /** The host's default assistant and model for a new message. */
   assistant = "";
   model = "";
+  /** Whether the host can put the files back as they were before a message. */
+  restore = false;
 
   /** Replaces everything with the host's snapshot. */
   load(snapshot: Snapshot): void {
@@ -52,6 +54,7 @@ export class Store {
     this.configured = snapshot.configured;
     this.assistant = snapshot.assistant;
     this.model = snapshot.model;
+    this.restore = snapshot.restore ?? false;
   }
 
   /** Makes `chat` the open conversation with its items. */

@@ -2,6 +2,7 @@
  * The open conversation: its items in key order, each updated in place by key. Only the last page
  * of a long conversation is in the DOM; earlier pages come in as the person asks for them.
  */
+import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import { type ItemView, type Panel, itemView } from "./items";
@@ -68,6 +69,7 @@ export class Transcript {
     const view = this.views.get(item.id);
     if (view) view.update(item);
     else this.insert(item.id);
+    this.regroup(item);
     if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finished(item));
     this.refresh();
     this.scroll();
@@ -113,6 +115,16 @@ export class Transcript {
     this.first = start;
     this.element.scrollTop += this.element.scrollHeight - height;
     this.refresh();
+  }
+
+  /** An answer's actions follow the whole answer: when one of its items changes, its words are shown again. */
+  private regroup(item: Item): void {
+    const group = parentOf(item.id) || item.id;
+    for (const [id, view] of this.views) {
+      const row =
+        id !== item.id && parentOf(id) === group ? this.panel.store.tables.items.get(id) : undefined;
+      if (row?.kind === "text") view.update(row);
+    }
   }
 
   private insert(id: string): void {

@@ -276,7 +276,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     if (row && !row.done) store.put("items", { ...row, done: true });
   }
   const named = model;
-  if (first && ended === "done" && named)
+  // A conversation already named (by the person, or a fork after its original) asks no title.
+  const titled = store.get("conversations", chat)?.title.trim() ?? "";
+  if (first && ended === "done" && named && (!titled || titled === firstWords))
     return (signal) => name(store, chat, named, work.user.text, firstWords, signal);
   return undefined;
 }

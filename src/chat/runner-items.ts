@@ -23,11 +23,8 @@ export function answerKey(parent: string, n: number): string {
   return `${parent}.${n.toString(36).padStart(WIDTH, "0")}`;
 }
 
-/** The key of the item an answer item answers ("" for an item that is not part of an answer). */
-export function parentOf(key: string): string {
-  const dot = key.indexOf(".");
-  return dot < 0 ? "" : key.slice(0, dot);
-}
+// One rule for both sides: the panel groups an answer's items by it too.
+export { parentOf } from "../protocol/keys";
 
 /** The count the next item of the answer to `parent` takes, after those already in `items`. */
 export function nextIndex(items: readonly Item[], parent: string): number {
@@ -69,6 +66,24 @@ export function outputFacts(output: string): { sources: Source[]; file: string }
     }
   }
   return facts;
+}
+
+/** The tools that write the file their input's `path` names (relative to the workspace root). */
+const FILE_TOOLS: ReadonlySet<string> = new Set(["create_file", "propose_edit"]);
+
+/**
+ * The file a finished call made or edited, for "go to file": the one its output names, else the
+ * `path` a file tool was given ("" none). The host opens it only inside the workspace folders.
+ */
+export function fileOf(name: string, input: string, output: string): string {
+  const named = outputFacts(output).file;
+  if (named || !FILE_TOOLS.has(name)) return named;
+  try {
+    const path: unknown = (JSON.parse(input) as { path?: unknown }).path;
+    return typeof path === "string" ? path.trim() : "";
+  } catch {
+    return "";
+  }
 }
 
 /** The sources a call item's output names (see `outputFacts`). */
@@ -209,7 +224,7 @@ export class Answer {
     const row = this.callItem(call);
     // A declined call's result is the core's note to the model; the item keeps its state.
     if (row?.state === "declined") return this.settle(call, { done: true });
-    this.settle(call, { state: "done", output: text, file: outputFacts(text).file });
+    this.settle(call, { state: "done", output: text, file: fileOf(call.name, call.arguments, text) });
   }
 
   private settle(call: Call, change: Partial<Item>): void {

@@ -16,6 +16,7 @@ import type {
 } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
+import { sendAgain } from "./fork";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -40,6 +41,12 @@ export interface ViewHost {
   refused?(why: string): void;
   /** How remote images are fetched (tests route a public name to a local server). */
   images?: ImageOptions;
+  /**
+   * Puts the workspace's files back as they were before the answer to the person's `message` ran
+   * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot.
+   * Absent, the panel does not offer it.
+   */
+  restoreFilesTo?(message: Item): Promise<string>;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -101,6 +108,12 @@ export class PanelView {
       case "retry":
         this.store.put("items", retried(m.chat, m.model));
         return;
+      case "resend":
+      case "regenerate": {
+        const chat = await sendAgain(this.store, this.host, m);
+        if (chat && chat !== this.chat) this.openChat(chat);
+        return;
+      }
       case "stop":
         this.store.put("items", stopped(m.chat));
         return;
@@ -277,6 +290,7 @@ export class PanelView {
       choices,
       running,
       configured: choices.length > 0 || model !== "",
+      restore: this.host.restoreFilesTo !== undefined,
       assistant: this.store.rows("assistants")[0]?.id ?? "",
       model,
     });

@@ -45,6 +45,8 @@ export interface Snapshot extends OpenChat {
   /** The assistant and model a new message goes to by default ("" the default model). */
   assistant: string;
   model: string;
+  /** Whether the host can put the files back as they were before a message (offered on edit). */
+  restore?: boolean;
 }
 
 /** Rows of one table that changed: put replaces or adds by id, delete removes by id. */
@@ -153,6 +155,13 @@ export type PanelMessage =
   /** The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's. */
   | { type: "send"; chat: string; text: string; files: FileRef[]; model: string; assistant: string }
   | { type: "retry"; chat: string; model: string }
+  /**
+   * The person's message `item` edited and sent again: the conversation forks there (a new one with
+   * what came before and this message); `restore` first puts the files back as they were then.
+   */
+  | { type: "resend"; item: string; text: string; files: FileRef[]; model: string; restore: boolean }
+  /** The answer to `item` (a message, a retry, or an item of its answer) again, from `model` ("" the same). */
+  | { type: "regenerate"; item: string; model: string }
   | { type: "stop"; chat: string }
   /** A decision on the call item `item`; `always` lets the tool run without asking from now on. */
   | { type: "decide"; item: string; yes: boolean; always: boolean }

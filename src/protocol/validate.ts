@@ -58,6 +58,17 @@ export const panelMessage = z.discriminatedUnion("type", [
     })
     .strict(),
   z.object({ type: z.literal("retry"), chat: id, model: optionalId }).strict(),
+  z
+    .object({
+      type: z.literal("resend"),
+      item: id,
+      text,
+      files: z.array(fileRef).max(100),
+      model: optionalId,
+      restore: z.boolean(),
+    })
+    .strict(),
+  z.object({ type: z.literal("regenerate"), item: id, model: optionalId }).strict(),
   z.object({ type: z.literal("stop"), chat: id }).strict(),
   z.object({ type: z.literal("decide"), item: id, yes: z.boolean(), always: z.boolean() }).strict(),
   z.object({ type: z.literal("newChat") }).strict(),

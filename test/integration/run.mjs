@@ -61,6 +61,20 @@ async function act(page, request) {
     const frame = await panelFrame(page);
     return frame.locator("#app").innerText();
   }
+  if (request.action === "panelControl") {
+    // A control of the panel found by its role and accessible name, as a person finds it: clicked,
+    // filled and sent with Enter, or an option chosen. `nth` -1 is the last of that name.
+    const frame = await panelFrame(page);
+    const all = frame.getByRole(request.role, { name: request.name, exact: true });
+    const control = request.nth === -1 ? all.last() : all.nth(request.nth ?? 0);
+    await control.waitFor({ timeout: 20_000 });
+    if (request.fill !== undefined) {
+      await control.fill(request.fill);
+      await control.press("Enter");
+    } else if (request.choose !== undefined) await control.selectOption({ label: request.choose });
+    else await control.click();
+    return true;
+  }
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();

@@ -161,7 +161,7 @@ describe("the transcript", () => {
     assert.equal(await error.getAttribute("role"), "alert");
     const colour = await error.evaluate((e) => getComputedStyle(e).color);
     assert.equal(colour, "rgb(248, 81, 73)");
-    await error.getByRole("button", { name: "Retry" }).click();
+    await error.getByRole("button", { name: "Retry", exact: true }).click();
     assert.deepEqual((await panel.posted()).at(-1), { type: "retry", chat: "c1", model: "" });
     const cut = panel.page.locator('[data-item="c1.009"]');
     assert.match(await cut.innerText(), /Interrupted/);
