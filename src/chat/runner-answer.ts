@@ -251,7 +251,10 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       ended = "done";
       return;
     }
-    await run(a, work.user.text, {
+    // What the person did with the agent's pending changes since its last turn is said with this message.
+    const notes = (await host.notes?.().catch(() => [])) ?? [];
+    const prompt = notes.length ? `${noteText(notes)}\n\n${work.user.text}` : work.user.text;
+    await run(a, prompt, {
       files,
       signal: halt.signal,
       each(piece) {
@@ -278,6 +281,11 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   if (first && ended === "done" && named)
     return (signal) => name(store, chat, named, work.user.text, firstWords, signal);
   return undefined;
+}
+
+/** The note on the agent's pending changes that goes before the person's message. */
+function noteText(notes: string[]): string {
+  return `[Tandem: what the person did with your pending changes since your last turn]\n${notes.join("\n")}`;
 }
 
 /** Names the conversation after its first answer, unless the person renamed it meanwhile; failure keeps the first words. */

@@ -30,6 +30,11 @@ export interface Host {
   approve?(call: Item, signal: AbortSignal, question: Question): Promise<Decision>;
   /** The person's per-tool approval settings (`tandem.approval`), read at each run. */
   approvals?(): Readonly<Record<string, Setting>>;
+  /**
+   * What the agent is told at the start of a turn about its pending changes (kept, undone or
+   * changed by the person since its last turn); each note is given once.
+   */
+  notes?(): Promise<string[]>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */

@@ -33,7 +33,7 @@ function script(a: readonly string[], b: readonly string[]): string[] {
   const m = b.length;
   const max = n + m;
   const offset = max + 1;
-  let v = new Int32Array(2 * max + 3);
+  let v: Int32Array = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
   let found = -1;
   for (let d = 0; d <= max && found < 0; d++) {
