@@ -1,10 +1,15 @@
 import vscode = require("vscode");
 import type { Decision, Question, Setting } from "../chat/approval";
+import { approvalsFor } from "../chat/pending/mode";
 import { settings } from "./settings";
 
-/** The person's per-tool approval settings (`tandem.approval`): the one place they are read. */
+/**
+ * The person's per-tool approval settings (`tandem.approval`): the one place they are read. With
+ * edits as pending changes (`tandem.edits.mode`), the edit tools are not asked unless set to ask.
+ */
 export function approvalSettings(): Readonly<Record<string, Setting>> {
-  return settings().approval;
+  const own = settings();
+  return approvalsFor(own.editsMode, own.approval);
 }
 
 /**

@@ -5,31 +5,10 @@
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Setting } from "../approval";
 import type { Editor, NewFile, Proposal, Verdict } from "../workspace/editor";
 import { binary } from "../workspace/lines";
 import type { Files, PendingChanges } from "./changes";
-
-/** How the agent's edits are written: applied at once as pending changes, or asked about first. */
-export type EditsMode = "pending" | "ask";
-
-/** The tools whose writes become pending changes. */
-export const PENDING_TOOLS = ["propose_edit", "create_file"] as const;
-
-/**
- * The approval settings a run is judged by under `mode`: in pending mode the edit tools run
- * without a question (the person reviews the change after), unless the person's own setting for
- * the tool says otherwise. A write to a protected path is still asked: the engine pins it.
- */
-export function approvalsFor(
-  mode: EditsMode,
-  own: Readonly<Record<string, Setting>>,
-): Readonly<Record<string, Setting>> {
-  if (mode !== "pending") return own;
-  const out: Record<string, Setting> = {};
-  for (const name of PENDING_TOOLS) out[name] = "allow";
-  return { ...out, ...own };
-}
+import type { EditsMode } from "./mode";
 
 /** An editor whose edits are pending changes in `changes` while `mode()` is "pending"; `base` otherwise. */
 export function pendingEditor(base: Editor, changes: PendingChanges, mode: () => EditsMode): Editor {
@@ -37,17 +16,22 @@ export function pendingEditor(base: Editor, changes: PendingChanges, mode: () =>
     open: (path, line) => base.open(path, line),
     run: (command) => base.run(command),
     text: base.text ? (path) => base.text!(path) : undefined,
-    async propose(p: Proposal): Promise<Verdict> {
-      if (mode() === "ask") return base.propose(p);
-      await changes.write(p.path, p.shown, p.after);
-      return { accepted: true, pending: true };
-    },
-    async create(file: NewFile): Promise<Verdict | void> {
-      if (mode() === "ask") return base.create(file);
-      await changes.write(file.path, file.shown, file.content);
-      return { accepted: true, pending: true };
-    },
+    propose: (p: Proposal) =>
+      mode() === "ask" ? base.propose(p) : writePending(changes, p.path, p.shown, p.after),
+    create: (file: NewFile) =>
+      mode() === "ask" ? base.create(file) : writePending(changes, file.path, file.shown, file.content),
   };
+}
+
+/** Writes `text` as the file `path` at once, as a pending change of `changes`. */
+export async function writePending(
+  changes: PendingChanges,
+  path: string,
+  shown: string,
+  text: string,
+): Promise<Verdict> {
+  await changes.write(path, shown, text);
+  return { accepted: true, pending: true };
 }
 
 /** The files on disk, as plain Node reads them: a binary file cannot be kept for undo, so it is refused. */
