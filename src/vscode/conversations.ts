@@ -119,6 +119,7 @@ export async function openConversations(
       return (await askByNotification(question, settled)) ?? false;
     },
     approvals: approvalSettings,
+    notes: () => parts.editor.notes(),
     root: workspaceRoot,
     files: async (path, name) => {
       const root = workspaceRoot();

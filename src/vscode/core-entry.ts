@@ -26,3 +26,4 @@ export { execute, serve as serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending/changes";
 export { writePending } from "../chat/pending/editor";
 export { hunksOf } from "../chat/pending/diff";
+export { diskFiles } from "../chat/pending/editor";

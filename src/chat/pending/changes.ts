@@ -126,12 +126,21 @@ export class PendingChanges {
     });
   }
 
-  /** Keeps or undoes hunk `index` of `path` (as `review` numbers them). */
-  hunk(path: string, index: number, action: Action): Promise<void> {
+  /**
+   * Keeps or undoes hunk `index` of `path` (as `review` numbers them). With `expect` (the hunk as
+   * the person saw it), a file that changed meanwhile is refused rather than the wrong part touched.
+   */
+  hunk(path: string, index: number, action: Action, expect?: Hunk): Promise<void> {
     return this.serial(async () => {
       const p = this.byPath.get(path);
       if (!p) throw new Error("That change is no longer pending.");
       const now = (await this.files.read(path)) ?? "";
+      if (expect) {
+        const seen = hunksOf(p.before ?? "", now)[index];
+        if (!seen || JSON.stringify(seen) !== JSON.stringify(expect)) {
+          throw new Error("The file changed since this change was shown; look at it again.");
+        }
+      }
       if (action === "keep") {
         this.byPath.set(path, { ...p, before: keepHunk(p.before ?? "", now, index) });
         await this.save();

@@ -221,3 +221,21 @@ describe("pending changes: the mode's approval settings", () => {
     assert.deepEqual(approvalsFor("ask", {}), {});
   });
 });
+
+describe("pending changes: a hunk as the person saw it", () => {
+  it("refuses to touch a hunk that moved since it was shown", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tandem-pending-"));
+    try {
+      const file = join(dir, "h.txt");
+      await writeFile(file, "a\nb\nc\n");
+      const changes = await PendingChanges.open(join(dir, "p.json"), diskFiles);
+      await changes.write(file, "h.txt", "a\nB\nc\n");
+      const [shown] = (await changes.review(file))!.hunks;
+      await writeFile(file, "z\na\nB\nc\n");
+      await assert.rejects(changes.hunk(file, 0, "undo", shown), /changed since this change was shown/);
+      assert.equal(await readFile(file, "utf8"), "z\na\nB\nc\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
