@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext) {
         if (!running) void pending.notify();
       },
     }));
-  const panel = registerPanel(context, { conversations, models, secrets: context.secrets });
+  const panel = registerPanel(context, { conversations, models, secrets: context.secrets, pending });
 
   const participant = registerParticipant(context, {
     models,

@@ -10,6 +10,7 @@ import type { Action, Files, Pending, PendingChanges } from "../chat/pending/cha
 import type { Hunk } from "../chat/pending/diff";
 import type { EditsMode } from "../chat/pending/mode";
 import type { Verdict } from "../chat/workspace/editor";
+import type { PendingFile } from "../protocol/messages";
 import { core } from "./core";
 import { PendingLenses } from "./pending-lens";
 import { settings } from "./settings";
@@ -48,12 +49,6 @@ function editorFiles(): Files {
     },
     remove: (path) => disk.remove(path),
   };
-}
-
-/** One pending file as the panel and the lists show it. */
-export interface PendingFile {
-  path: string;
-  shown: string;
 }
 
 /** The pending changes of this window, and the commands that review them. */
