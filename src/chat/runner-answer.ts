@@ -216,7 +216,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       always: allowed.tools,
       hosts: allowed.hosts,
       trusted: host.trusted?.() ?? true,
-      settings: host.approvals?.() ?? {},
+      settings: host.approvals?.(assistant) ?? {},
       said: items.filter((i) => i.kind === "user").map((i) => i.text),
       root: host.root?.(),
     };

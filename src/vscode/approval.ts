@@ -5,11 +5,12 @@ import { settings } from "./settings";
 
 /**
  * The person's per-tool approval settings (`tandem.approval`): the one place they are read. With
- * edits as pending changes (`tandem.edits.mode`), the edit tools are not asked unless set to ask.
+ * edits as pending changes (`tandem.edits.mode`), the edit tools are not asked unless set to ask
+ * or listed under the assistant's `approve`.
  */
-export function approvalSettings(): Readonly<Record<string, Setting>> {
+export function approvalSettings(assistant?: { approve: string }): Readonly<Record<string, Setting>> {
   const own = settings();
-  return approvalsFor(own.editsMode, own.approval);
+  return approvalsFor(own.editsMode, own.approval, assistant?.approve ?? "");
 }
 
 /**

@@ -3,6 +3,7 @@
  * means for approval. Light on purpose: the editor layer reads it at activation.
  */
 import type { Setting } from "../approval";
+import { listed } from "../tool-lists";
 
 /** How the agent's edits are written: applied at once as pending changes, or asked about first. */
 export type EditsMode = "pending" | "ask";
@@ -18,14 +19,16 @@ export const PENDING_TOOLS = ["propose_edit", "create_file"] as const;
 /**
  * The approval settings a run is judged by under `mode`: in pending mode the edit tools run
  * without a question (the person reviews the change after), unless the person's own setting for
- * the tool says otherwise. A write to a protected path is still asked: the engine pins it.
+ * the tool says otherwise or the assistant lists it under `approve` (its tools that wait for the
+ * person). A write to a protected path is still asked: the engine pins it.
  */
 export function approvalsFor(
   mode: EditsMode,
   own: Readonly<Record<string, Setting>>,
+  approve = "",
 ): Readonly<Record<string, Setting>> {
   if (mode !== "pending") return own;
   const out: Record<string, Setting> = {};
-  for (const name of PENDING_TOOLS) out[name] = "allow";
+  for (const name of PENDING_TOOLS) if (!listed(name, approve)) out[name] = "allow";
   return { ...out, ...own };
 }

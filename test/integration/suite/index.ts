@@ -26,10 +26,11 @@ export async function run(): Promise<void> {
     await import("./check.test");
     await import("./settings.test");
     await import("./exports.test");
+    // Before cut.test, whose answer must still be streaming when the window goes away.
+    await import("./pending.test");
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
-    await import("./pending.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

@@ -46,6 +46,8 @@ describe("pending changes: the agent's edits reviewed in VS Code", () => {
     server = await fixtureEndpoint("fixture-pending", "pending-model", { asDefault: true });
     await setKeyAsThePerson("fixture-pending", KEY);
     await vscode.commands.executeCommand("tandem.chatView.focus");
+    // A conversation of its own: another test's may still be answering.
+    await vscode.commands.executeCommand("tandem.newChat");
   });
 
   after(async () => {

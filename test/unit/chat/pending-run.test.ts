@@ -39,7 +39,7 @@ describe("pending changes in a run", () => {
     JSON.stringify({ path, oldText, newText }),
   ];
 
-  async function setUp(mode: EditsMode, turns: Parameters<typeof scripted>[0]) {
+  async function setUp(mode: EditsMode, turns: Parameters<typeof scripted>[0], approve = "") {
     ws = folder();
     const root = ws.path;
     write(root, { "a.txt": "one\ntwo\nthree\n", "b.txt": "x\r\ny\r\n", ".vscode/settings.json": "{}\n" });
@@ -54,11 +54,12 @@ describe("pending changes in a run", () => {
         {
           tools: () => workspaceTools({ root, editor, trusted: true }),
           root: () => root,
-          approvals: () => approvalsFor(mode, {}),
+          approvals: (assistant) => approvalsFor(mode, {}, assistant?.approve),
           approve: async (_call, _signal, q) => (questions.push(q), false),
           notes: () => changes.take(),
         },
       ),
+      { approve },
     );
     return { root, changes, questions, proposals, model };
   }
@@ -105,6 +106,17 @@ describe("pending changes in a run", () => {
       changes.list().map((p) => p.shown),
       ["a.txt"],
     );
+  });
+
+  it("still asks when the assistant lists propose_edit among the tools that wait for the person", async () => {
+    const { root, questions } = await setUp(
+      "pending",
+      [calls([edit("a.txt", "two", "TWO")]), says("Done.")],
+      "propose_edit",
+    );
+    await b!.send(asked("Change it", b!.chat()));
+    assert.equal(questions.length, 1);
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
   });
 
   it("asks before writing in the 'ask' mode, as before", async () => {

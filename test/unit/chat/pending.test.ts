@@ -219,6 +219,7 @@ describe("pending changes: the mode's approval settings", () => {
       create_file: "ask",
     });
     assert.deepEqual(approvalsFor("ask", {}), {});
+    assert.deepEqual(approvalsFor("pending", {}, "propose_edit, run_command"), { create_file: "allow" });
   });
 });
 
