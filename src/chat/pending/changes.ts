@@ -40,6 +40,9 @@ const savedShape = z.object({
   notes: z.array(z.string()),
 });
 
+/** The largest text kept for undo (before or after): the list is one small JSON file, rewritten whole. */
+export const PENDING_LIMIT = 4 * 1024 * 1024;
+
 /** A pending file with its hunks as they are now. */
 export interface Reviewed extends Pending {
   /** The file's text now (null: there is no file). */
@@ -114,14 +117,25 @@ export class PendingChanges {
    */
   write(path: string, shown: string, text: string): Promise<void> {
     return this.serial(async () => {
-      if (!this.byPath.has(path)) {
+      if (text.length > PENDING_LIMIT) throw new Error(tooLarge(shown));
+      const earlier = this.byPath.get(path);
+      if (!earlier) {
         const before = (await this.files.read(path)) ?? null;
+        if (before !== null && before.length > PENDING_LIMIT) throw new Error(tooLarge(shown));
         this.byPath.set(path, { path, shown, before, original: before, wrote: text, at: this.now() });
       } else {
-        this.byPath.set(path, { ...this.byPath.get(path)!, wrote: text });
+        this.byPath.set(path, { ...earlier, wrote: text });
       }
+      // The before-text is on disk before the file changes, so a crash in between loses nothing.
       await this.save();
-      await this.files.write(path, text);
+      try {
+        await this.files.write(path, text);
+      } catch (error) {
+        if (earlier) this.byPath.set(path, earlier);
+        else this.byPath.delete(path);
+        await this.save();
+        throw error;
+      }
       await this.settle(path);
     });
   }
@@ -223,6 +237,10 @@ export class PendingChanges {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+function tooLarge(shown: string): string {
+  return `${shown} is too large to keep for undo (over ${PENDING_LIMIT / 1024 / 1024} MB of text); it was not changed. The person can set tandem.edits.mode to "ask" to review such edits before they are written.`;
 }
 
 /** What the agent is told about a settled change: kept as written, undone, or kept in part or edited. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile, access } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hunksOf, keepHunk, linesOf, listing, undoHunk } from "../../../src/chat/pending/diff";
-import { PendingChanges } from "../../../src/chat/pending/changes";
+import { PENDING_LIMIT, PendingChanges } from "../../../src/chat/pending/changes";
 import { diskFiles } from "../../../src/chat/pending/editor";
 import { approvalsFor } from "../../../src/chat/pending/mode";
 
@@ -200,6 +200,29 @@ describe("pending changes: the list", () => {
     assert.deepEqual(changes.list(), []);
     const { readdir } = await import("node:fs/promises");
     assert.ok((await readdir(join(dir, "storage"))).some((n) => n.startsWith("pending.json.unreadable-")));
+  });
+
+  it("refuses a text too large to keep for undo, and leaves the file as it was", async () => {
+    const file = join(dir, "big.txt");
+    const big = "x\n".repeat(PENDING_LIMIT / 2 + 1);
+    await writeFile(file, big);
+    const changes = await PendingChanges.open(store(), diskFiles);
+    await assert.rejects(changes.write(file, "big.txt", "small\n"), /too large to keep for undo/);
+    assert.equal(await readFile(file, "utf8"), big);
+    await assert.rejects(changes.write(join(dir, "new.txt"), "new.txt", big), /too large/);
+    assert.deepEqual(changes.list(), []);
+  });
+
+  it("drops the record of a write that failed, so nothing stays listed that did not happen", async () => {
+    const changes = await PendingChanges.open(store(), {
+      ...diskFiles,
+      write: async () => {
+        throw new Error("disk full");
+      },
+    });
+    await assert.rejects(changes.write(join(dir, "h.txt"), "h.txt", "x\n"), /disk full/);
+    assert.deepEqual(changes.list(), []);
+    assert.deepEqual((await PendingChanges.open(store(), diskFiles)).list(), []);
   });
 
   it("refuses to keep a binary file for undo", async () => {
