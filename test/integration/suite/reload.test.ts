@@ -71,6 +71,6 @@ describe("after a window reload", () => {
     assert.equal(readFileSync(created.path, "utf8"), "made before the reload\n");
     await vscode.commands.executeCommand("tandem.pending.undoFile", created.path);
     assert.equal(existsSync(created.path), false);
-    assert.deepEqual(await ext.pending(), []);
+    assert.ok(!(await ext.pending()).some((f) => f.shown === "pending/created.txt"));
   });
 });
