@@ -16,6 +16,7 @@ import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
+import { PendingBar } from "./pending";
 
 const host = connect();
 const store = new Store();
@@ -31,6 +32,7 @@ function announce(text: string): void {
 
 const transcript = new Transcript(panel, announce, () => emptyState(panel));
 const composer = new Composer(panel, save);
+const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
 const chats = new ChatList(panel, () => tabs.select("chat"));
@@ -46,6 +48,7 @@ const chatPage = h(
   "section",
   { class: "page chat", "aria-label": "Chat" },
   transcript.element,
+  pending.element,
   composer.element,
 );
 const tabs = new Tabs(
@@ -181,6 +184,9 @@ function receive(message: HostMessage): void {
       break;
     case "image":
       imageAnswered(message);
+      break;
+    case "pending":
+      pending.show(message.files);
       break;
     case "offer": {
       store.offers.set(message.item, message.always);

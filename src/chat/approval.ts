@@ -7,7 +7,10 @@ import type { Tool } from "../agent/types";
 import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { CommandRuleBook } from "./workspace/command-rules";
+import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "./workspace/tools";
+
+export { listed, names };
 
 /** What the engine says of a call: it runs, it waits for the person, or it does not run. */
 export type Verdict = "allowed" | "ask" | "refused";
@@ -45,19 +48,6 @@ export interface Rules {
  * `@tandem`, plugins.
  */
 export type Decision = boolean | "always";
-
-/** The names of a list by commas: trimmed, blanks left out. */
-export function names(list: string): string[] {
-  return list
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
-
-/** True when `name` is in `list` (names by commas; a name ending in "*" is a prefix, so "github_*" names a plugin's tools). */
-export function listed(name: string, list: string): boolean {
-  return names(list).some((n) => (n.endsWith("*") ? name.startsWith(n.slice(0, -1)) : n === name));
-}
 
 /** True when the assistant may use the tool `name` (`tools` "" is all of them). */
 export function allowedTool(name: string, tools: string): boolean {

@@ -15,6 +15,7 @@ export const PERSON_ONLY = [
   "tandem.execute.port",
   "tandem.execute.models",
   "tandem.plugins.allowPrivateAddresses",
+  "tandem.edits.mode",
 ] as const;
 
 /** One of the settings only the person may set. */

@@ -216,7 +216,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       always: allowed.tools,
       hosts: allowed.hosts,
       trusted: host.trusted?.() ?? true,
-      settings: host.approvals?.() ?? {},
+      settings: host.approvals?.(assistant) ?? {},
       commands: host.commands,
       said: items.filter((i) => i.kind === "user").map((i) => i.text),
       root: host.root?.(),
@@ -252,7 +252,10 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       ended = "done";
       return;
     }
-    await run(a, work.user.text, {
+    // What the person did with the agent's pending changes since its last turn is said with this message.
+    const notes = (await host.notes?.().catch(() => [])) ?? [];
+    const prompt = notes.length ? `${noteText(notes)}\n\n${work.user.text}` : work.user.text;
+    await run(a, prompt, {
       files,
       signal: halt.signal,
       each(piece) {
@@ -281,6 +284,11 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   if (first && ended === "done" && named && (!titled || titled === firstWords))
     return (signal) => name(store, chat, named, work.user.text, firstWords, signal);
   return undefined;
+}
+
+/** The note on the agent's pending changes that goes before the person's message. */
+function noteText(notes: string[]): string {
+  return `[Tandem: what the person did with your pending changes since your last turn]\n${notes.join("\n")}`;
 }
 
 /** Names the conversation after its first answer, unless the person renamed it meanwhile; failure keeps the first words. */

@@ -29,8 +29,13 @@ export interface Host {
    * writing the call item's state).
    */
   approve?(call: Item, signal: AbortSignal, question: Question): Promise<Decision>;
-  /** The person's per-tool approval settings (`tandem.approval`), read at each run. */
-  approvals?(): Readonly<Record<string, Setting>>;
+  /** The person's per-tool approval settings (`tandem.approval`) for a run of `assistant`, read at each run. */
+  approvals?(assistant?: Pick<Assistant, "approve">): Readonly<Record<string, Setting>>;
+  /**
+   * What the agent is told at the start of a turn about its pending changes (kept, undone or
+   * changed by the person since its last turn); each note is given once.
+   */
+  notes?(): Promise<string[]>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
   /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */

@@ -13,6 +13,7 @@ import type {
   OpenChat,
   PanelCommand,
   PanelMessage,
+  PendingAction,
 } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
@@ -39,6 +40,8 @@ export interface ViewHost {
   pluginKey(id: string, key: string): Promise<void>;
   /** Told a message that was not understood, for the log. */
   refused?(why: string): void;
+  /** The pending bar's review, keep all or undo all (`path` "" for no file in particular). */
+  pending?(action: PendingAction, path: string): void;
   /** How remote images are fetched (tests route a public name to a local server). */
   images?: ImageOptions;
   /**
@@ -185,6 +188,8 @@ export class PanelView {
         return;
       case "command":
         return this.host.command(m.command);
+      case "pendingAction":
+        return this.host.pending?.(m.action, m.path);
     }
   }
 

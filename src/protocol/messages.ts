@@ -115,6 +115,23 @@ export interface OfferMade {
   always: string;
 }
 
+/** A file the agent changed whose change the person has not kept or undone yet. */
+export interface PendingFile {
+  /** The file's absolute path (how the host names it back). */
+  path: string;
+  /** Its path relative to the workspace, as the person reads it. */
+  shown: string;
+}
+
+/** The files with pending changes, sent whenever the list changes (and when the panel is ready). */
+export interface PendingChanged {
+  type: "pending";
+  files: PendingFile[];
+}
+
+/** What the panel's pending bar asks: review (one file, or pick one), keep all, undo all. */
+export type PendingAction = "review" | "keepAll" | "undoAll";
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -127,7 +144,8 @@ export type HostMessage =
   | SearchFound
   | ConfiguredChanged
   | ImageLoaded
-  | OfferMade;
+  | OfferMade
+  | PendingChanged;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -189,7 +207,9 @@ export type PanelMessage =
   /** The person clicked a remote image's placeholder: the host fetches it (guarded) and answers `image`. */
   | { type: "loadImage"; url: string }
   | { type: "search"; query: string }
-  | { type: "command"; command: PanelCommand };
+  | { type: "command"; command: PanelCommand }
+  /** The pending bar: review (the file `path`, or pick one when ""), keep all or undo all. */
+  | { type: "pendingAction"; action: PendingAction; path: string };
 
 /** The `type` of a panel message. */
 export type PanelMessageType = PanelMessage["type"];

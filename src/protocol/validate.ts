@@ -100,6 +100,13 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("loadImage"), url: z.string().min(1).max(8_192) }).strict(),
   z.object({ type: z.literal("search"), query: z.string().max(1_000) }).strict(),
   z.object({ type: z.literal("command"), command: z.enum(["setApiKey", "openSettings"]) }).strict(),
+  z
+    .object({
+      type: z.literal("pendingAction"),
+      action: z.enum(["review", "keepAll", "undoAll"]),
+      path: z.string().max(4_096),
+    })
+    .strict(),
 ]);
 
 // Both directions must hold, so the schema and the TypeScript union cannot drift apart.

@@ -2,11 +2,17 @@ import vscode = require("vscode");
 import type { Decision, Question, Setting } from "../chat/approval";
 import { personValue } from "../chat/person-settings";
 import { rulesOf, type CommandRuleBook, type CommandRules } from "../chat/workspace/command-rules";
+import { approvalsFor } from "../chat/pending/mode";
 import { settings } from "./settings";
 
-/** The person's per-tool approval settings (`tandem.approval`): the one place they are read. */
-export function approvalSettings(): Readonly<Record<string, Setting>> {
-  return settings().approval;
+/**
+ * The person's per-tool approval settings (`tandem.approval`): the one place they are read. With
+ * edits as pending changes (`tandem.edits.mode`), the edit tools are not asked unless set to ask
+ * or listed under the assistant's `approve`.
+ */
+export function approvalSettings(assistant?: { approve: string }): Readonly<Record<string, Setting>> {
+  const own = settings();
+  return approvalsFor(own.editsMode, own.approval, assistant?.approve ?? "");
 }
 
 /** Rules kept by "Always allow" and not yet read back from the settings (writing them takes a moment). */

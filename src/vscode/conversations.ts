@@ -120,6 +120,7 @@ export async function openConversations(
     },
     approvals: approvalSettings,
     commands: commandRules,
+    notes: () => parts.editor.notes(),
     root: workspaceRoot,
     files: async (path, name) => {
       const root = workspaceRoot();

@@ -23,3 +23,7 @@ export { fileInFolders } from "../chat/workspace/contained";
 export { offered } from "../chat/approval";
 export { approveWith, allowanceOf } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";
+export { PendingChanges } from "../chat/pending/changes";
+export { writePending } from "../chat/pending/editor";
+export { hunksOf } from "../chat/pending/diff";
+export { diskFiles } from "../chat/pending/editor";

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import vscode = require("vscode");
 import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
 import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
+import type { PendingReview } from "./pending";
 
 const PROPOSALS = "tandem-proposal";
 /** What a command may print before the terminal keeps only its end. */
@@ -15,14 +16,20 @@ class Proposals implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** The workspace tools' editor in VS Code: documents, a diff the person accepts, a terminal they see. */
+/**
+ * The workspace tools' editor in VS Code: documents, edits written at once as pending changes (or,
+ * in the "ask" mode, a diff the person accepts first), a terminal they see.
+ */
 export class VsCodeEditor implements Editor {
   private readonly proposals = new Proposals();
   private count = 0;
   /** Background commands still running: they end when the extension deactivates. */
   private readonly background = new Set<Running>();
 
-  constructor(context: vscode.ExtensionContext) {
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly pending?: PendingReview,
+  ) {
     context.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSALS, this.proposals),
       { dispose: () => this.background.forEach((r) => r.stop()) },
@@ -38,7 +45,13 @@ export class VsCodeEditor implements Editor {
     });
   }
 
+  /** What the agent is told at its next turn about its pending changes. */
+  async notes(): Promise<string[]> {
+    return this.pending ? this.pending.notes() : [];
+  }
+
   async propose(p: Proposal): Promise<Verdict> {
+    if (this.pending?.mode() === "pending") return this.pending.write(p.path, p.shown, p.after);
     const key = `/${++this.count}/${p.shown}`;
     this.proposals.texts.set(key, p.after);
     const right = vscode.Uri.from({ scheme: PROPOSALS, path: key });
@@ -74,7 +87,8 @@ export class VsCodeEditor implements Editor {
     }
   }
 
-  async create(file: NewFile): Promise<void> {
+  async create(file: NewFile): Promise<Verdict | void> {
+    if (this.pending?.mode() === "pending") return this.pending.write(file.path, file.shown, file.content);
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file.path), new TextEncoder().encode(file.content));
   }
 

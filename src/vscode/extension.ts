@@ -12,6 +12,7 @@ import { editorFacts } from "./facts";
 import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
+import { PendingReview } from "./pending";
 import { registerProvider } from "./provider";
 import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
@@ -25,8 +26,10 @@ export function activate(context: vscode.ExtensionContext) {
   const called = performance.now();
   const models = new Models(context.secrets, editorFacts(context.globalState));
   const status = new Status();
-  const editor = new VsCodeEditor(context);
-  context.subscriptions.push(status);
+  // The agent's edits are pending changes the person reviews (unless they chose to be asked first).
+  const pending = new PendingReview(context);
+  const editor = new VsCodeEditor(context, pending);
+  context.subscriptions.push(status, pending);
   registerProvider(context, models);
 
   let opened: Promise<Opened> | undefined;
@@ -35,9 +38,13 @@ export function activate(context: vscode.ExtensionContext) {
       models,
       editor,
       status,
-      running: (chat, running) => panel.panel?.running(chat, running),
+      running: (chat, running) => {
+        panel.panel?.running(chat, running);
+        // A run that ended with changes the person has not seen yet tells them, panel open or not.
+        if (!running) void pending.notify();
+      },
     }));
-  const panel = registerPanel(context, { conversations, models, secrets: context.secrets });
+  const panel = registerPanel(context, { conversations, models, secrets: context.secrets, pending });
 
   const participant = registerParticipant(context, {
     models,
@@ -98,6 +105,8 @@ export function activate(context: vscode.ExtensionContext) {
     conversations: async () => ({ store: readOnly((await conversations()).store) }),
     /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
     tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
+    /** The files with pending changes (the agent's edits the person has not kept or undone yet). */
+    pending: async () => (await pending.list()).map((f) => ({ ...f })),
     /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */
     execute: (body: unknown, signal?: AbortSignal) => execute.execute(body, signal),
   };

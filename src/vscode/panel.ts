@@ -3,18 +3,21 @@ import { basename } from "node:path";
 import vscode = require("vscode");
 import type { PanelView, ViewHost } from "../chat/view";
 import { fileRef, type FileRef } from "../protocol/files";
-import type { HostMessage } from "../protocol/messages";
+import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
+import type { PendingReview } from "./pending";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
 export interface PanelParts {
   conversations: () => Promise<Opened>;
   models: Models;
   secrets: vscode.SecretStorage;
+  /** The agent's pending changes, listed in the panel's bar. */
+  pending?: PendingReview;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -120,10 +123,20 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     });
     // Messages that arrive while the conversations open are handled once they are.
     const early: unknown[] = [];
-    const listener = view.webview.onDidReceiveMessage((m: unknown) =>
-      this.panel ? this.panel.receive(m) : early.push(m),
-    );
+    const pending = this.parts.pending;
+    const postPending = (files: PendingFile[]) => {
+      const message: HostMessage = { type: "pending", files };
+      void view.webview.postMessage(message);
+    };
+    const followPending = pending?.onChange(postPending);
+    const listener = view.webview.onDidReceiveMessage((m: unknown) => {
+      // A panel that (re)loads gets the pending list with its snapshot.
+      if (pending && m !== null && typeof m === "object" && (m as { type?: unknown }).type === "ready")
+        void pending.list().then(postPending, () => undefined);
+      return this.panel ? this.panel.receive(m) : early.push(m);
+    });
     view.onDidDispose(() => {
+      followPending?.dispose();
       listener.dispose();
       this.panel?.dispose();
       this.panel = undefined;
@@ -168,6 +181,11 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         if (key) await secrets.store(secretKey(id), key);
         else await secrets.delete(secretKey(id));
       },
+      pending: (action, path) =>
+        void vscode.commands.executeCommand(
+          action === "review" ? "tandem.pending.review" : `tandem.pending.${action}`,
+          path || undefined,
+        ),
       refused: (why) => console.warn(`Tandem: a panel message was refused: ${why}`),
     };
   }

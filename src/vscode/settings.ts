@@ -9,6 +9,7 @@ import {
   type Ignored,
   type PersonSetting,
 } from "../chat/person-settings";
+import { editsModeOf } from "../chat/pending/mode";
 
 export { ENV_ENDPOINT, keyName } from "../chat/bound-key";
 
@@ -32,6 +33,7 @@ export function settings() {
     endpoints: (own<EndpointSetting[]>("endpoints") ?? []).filter((e) => e && e.name && e.baseURL),
     defaultModel: own<string>("defaultModel") ?? "",
     approval: own<Record<string, "ask" | "allow">>("approval") ?? {},
+    editsMode: editsModeOf(own<string>("edits.mode")),
     rounds: c.get<number>("limits.rounds") ?? 16,
     maxTokens: c.get<number>("limits.maxTokens") ?? 0,
     maxMs: (c.get<number>("limits.maxSeconds") ?? 0) * 1000,

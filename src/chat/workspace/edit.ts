@@ -1,6 +1,7 @@
 /**
- * The tools that change files, through the editor: `propose_edit` (a diff the person accepts;
- * nothing is written until they do) and `create_file`.
+ * The tools that change files, through the editor: `propose_edit` and `create_file`. The editor
+ * either writes the change at once as a pending change the person reviews after (the default),
+ * or shows a diff the person accepts first (`tandem.edits.mode` "ask").
  */
 
 import { readFile, stat } from "node:fs/promises";
@@ -34,6 +35,10 @@ const createInput = z.object({
   content: z.string().describe("The file's content."),
   overwrite: z.boolean().default(false).describe("Replace the file if it already exists."),
 });
+
+/** What the agent reads after a write that became a pending change. */
+const PENDING_NOTE =
+  "The change is pending the person's review: they may keep or undo each part of it, and you will be told what they did at your next turn.";
 
 /** Lines of a text as a person counts them (a final newline ends the last line, not a new one). */
 export function lineCount(text: string): number {
@@ -98,6 +103,7 @@ export async function proposeEdit(workspace: Workspace, editor: Editor, edit: Ed
   if (after === before) return `The edit changes nothing in ${name}; it was not proposed.`;
   const verdict = await editor.propose({ path, shown: name, before, after });
   const note = verdict.note ? ` ${verdict.note}` : "";
+  if (verdict.pending) return `${name} is changed. ${PENDING_NOTE}${note}`;
   return verdict.accepted
     ? `The person accepted the edit; ${name} is changed.${note}`
     : `The person rejected the edit; ${name} is unchanged.${note}`;
@@ -119,15 +125,16 @@ export async function createFile(
       `${name} already exists; change it with propose_edit, or set overwrite to true to replace it.`,
     );
   }
-  await editor.create({ path, shown: name, content: file.content, overwrite });
-  return `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).`;
+  const verdict = await editor.create({ path, shown: name, content: file.content, overwrite });
+  const pending = verdict?.pending ? ` ${PENDING_NOTE}` : "";
+  return `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).${pending}`;
 }
 
-/** The `propose_edit` tool: an edit the person sees as a diff and accepts or rejects. */
+/** The `propose_edit` tool: an edit the person reviews as a diff (keeps or undoes its parts). */
 export function proposeEditTool(workspace: Workspace, editor: Editor): Tool {
   return tool(
     "propose_edit",
-    "Proposes a change to a workspace file: replace oldText (which must occur exactly once) with newText, or give the whole new content. The person sees a diff and accepts or rejects it; nothing is written until they accept.",
+    "Changes a workspace file: replace oldText (which must occur exactly once) with newText, or give the whole new content. The person reviews the change as a diff and may keep or undo each part of it.",
     editInput,
     (edit) => proposeEdit(workspace, editor, edit),
     // The person may take a while to read the diff.

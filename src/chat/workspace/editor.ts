@@ -22,6 +22,8 @@ export interface Verdict {
   accepted: boolean;
   /** Anything the person said, or how the text they accepted differs from the proposal. */
   note?: string;
+  /** Written at once as a pending change the person reviews after (keeps or undoes parts of). */
+  pending?: boolean;
 }
 
 /** A file to create (or replace, when `overwrite`). */
@@ -61,8 +63,8 @@ export interface Editor {
   open(path: string, line?: number): Promise<void>;
   /** Shows the proposal as a diff and waits for the person; writes the file only if they accept. */
   propose(proposal: Proposal): Promise<Verdict>;
-  /** Writes a new file (the call was already approved). */
-  create(file: NewFile): Promise<void>;
+  /** Writes a new file (the call was already approved); a verdict says when it is a pending change. */
+  create(file: NewFile): Promise<Verdict | void>;
   /** Runs a command line in a terminal the person sees and waits for it to end. */
   run(command: Command): Promise<Ran>;
   /** Starts a command line in a terminal the person sees without waiting; `each` hears its output and end. */

@@ -15,6 +15,7 @@ describe("Tandem's exports to other extensions", () => {
       "execute",
       "panelResolved",
       "participant",
+      "pending",
       "tools",
       "version",
       "vscodeApiMs",

@@ -27,6 +27,8 @@ export async function run(): Promise<void> {
     await import("./settings.test");
     await import("./exports.test");
     await import("./background.test");
+    // Before cut.test, whose answer must still be streaming when the window goes away.
+    await import("./pending.test");
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");

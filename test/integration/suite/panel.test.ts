@@ -41,6 +41,10 @@ describe("the side panel in VS Code", () => {
   let server: FixtureServer;
 
   before(async () => {
+    // These tests answer Tandem's questions about writes: the person chose to be asked before each one.
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update("edits.mode", "ask", vscode.ConfigurationTarget.Global);
     server = await fixtureEndpoint("fixture", "fixture-model", { asDefault: true });
     await setKeyAsThePerson("fixture", KEY);
     await vscode.commands.executeCommand("tandem.chatView.focus");

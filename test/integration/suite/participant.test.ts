@@ -11,6 +11,10 @@ describe("@tandem in the Chat view", () => {
   let server: FixtureServer;
 
   before(async () => {
+    // These tests answer Tandem's questions about writes: the person chose to be asked before each one.
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update("edits.mode", "ask", vscode.ConfigurationTarget.Global);
     server = await fixtureEndpoint("fixture", "fixture-model");
   });
 

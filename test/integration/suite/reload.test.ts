@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { Store } from "../../../src/chat/store";
 import { until } from "./wait";
@@ -51,5 +52,25 @@ describe("after a window reload", () => {
       "the conversation in the panel",
     );
     assert.match(shown, /Interrupted/i);
+  });
+
+  it("keeps the agent's pending changes, and undoing a created one removes the file", async () => {
+    const ext = vscode.extensions.getExtension<{
+      pending(): Promise<Array<{ path: string; shown: string }>>;
+    }>("tandem-dev.tandem")!.exports;
+    const files = await until(
+      async () => {
+        const list = await ext.pending();
+        return list.length ? list : undefined;
+      },
+      20_000,
+      "the pending list",
+    );
+    const created = files.find((f) => f.shown === "pending/created.txt");
+    assert.ok(created, JSON.stringify(files));
+    assert.equal(readFileSync(created.path, "utf8"), "made before the reload\n");
+    await vscode.commands.executeCommand("tandem.pending.undoFile", created.path);
+    assert.equal(existsSync(created.path), false);
+    assert.ok(!(await ext.pending()).some((f) => f.shown === "pending/created.txt"));
   });
 });

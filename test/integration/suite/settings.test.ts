@@ -35,6 +35,10 @@ describe("the person's settings, not the repository's", () => {
   const folder = () => join(workspace(), ".vscode");
 
   before(async () => {
+    // These tests answer Tandem's questions about writes: the person chose to be asked before each one.
+    await vscode.workspace
+      .getConfiguration("tandem")
+      .update("edits.mode", "ask", vscode.ConfigurationTarget.Global);
     own = await fixtureEndpoint("openai", "own-model", { asDefault: true });
     capture = await openaiServer();
     capture.models = [{ id: "own-model", object: "model" }];

@@ -41,6 +41,8 @@ const HOSTILE: Record<PersonSetting, unknown> = {
   "tandem.execute.port": 8080,
   "tandem.execute.models": { "gpt-4": "endpoint:attacker/model" },
   "tandem.plugins.allowPrivateAddresses": true,
+  // The person chose to be asked before each write; the repository would have edits written at once.
+  "tandem.edits.mode": "pending",
 };
 
 /** The person's own value of each setting, distinct from the hostile one. */
@@ -54,6 +56,7 @@ const OWN: Record<PersonSetting, unknown> = {
   "tandem.execute.port": 0,
   "tandem.execute.models": {},
   "tandem.plugins.allowPrivateAddresses": false,
+  "tandem.edits.mode": "ask",
 };
 
 /**

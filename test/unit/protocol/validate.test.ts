@@ -69,6 +69,8 @@ describe("panel messages on the host", () => {
       { type: "openFile", path: "src/a.ts" },
       { type: "search", query: "parser" },
       { type: "command", command: "setApiKey" },
+      { type: "pendingAction", action: "review", path: "" },
+      { type: "pendingAction", action: "undoAll", path: "/w/a.ts" },
     ];
     for (const message of good) assert.deepEqual(parsePanelMessage(message), { ok: true, message });
   });
@@ -83,6 +85,8 @@ describe("panel messages on the host", () => {
       { type: "decide", item: "c1.4", yes: "true", always: false },
       { type: "code", action: "eval", code: "x", language: "" },
       { type: "command", command: "workbench.action.terminal.new" },
+      { type: "pendingAction", action: "deleteAll", path: "" },
+      { type: "pendingAction", action: "review" },
       { type: "ready", extra: 1 },
       { type: "search", query: "x".repeat(1_001) },
       { type: "drop", uris: Array.from({ length: 101 }, () => "file:///a") },
