@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
 import type { PanelView, ViewHost } from "../chat/view";
+import type { ContextHost } from "../chat/view-context";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage } from "../protocol/messages";
 import type { Opened } from "./conversations";
@@ -9,6 +10,7 @@ import { workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
+import { editorContext } from "./context";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
 export interface PanelParts {
@@ -99,6 +101,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly parts: PanelParts,
+    private readonly context?: ContextHost,
   ) {}
 
   async resolveWebviewView(view: vscode.WebviewView) {
@@ -169,12 +172,16 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         else await secrets.delete(secretKey(id));
       },
       refused: (why) => console.warn(`Tandem: a panel message was refused: ${why}`),
+      context: this.context,
     };
   }
 }
 
 export function registerPanel(context: vscode.ExtensionContext, parts: PanelParts) {
-  const provider = new PanelProvider(context.extensionUri, parts);
+  const provider = new PanelProvider(context.extensionUri, parts, {
+    editor: editorContext(context),
+    folder: (context.storageUri ?? context.globalStorageUri).fsPath,
+  });
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(PanelProvider.viewType, provider, {
       webviewOptions: { retainContextWhenHidden: false },
