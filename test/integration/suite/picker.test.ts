@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { answer, type FixtureServer } from "../../fixtures/openai-server";
+import { fixtureEndpoint } from "./endpoint";
+import { setKeyAsThePerson } from "./keys";
+import { panelPaste, panelPick, panelSend } from "./person";
+import { until } from "./wait";
+
+/** A 1×1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+
+/** The content of the last user message the endpoint received. */
+function lastUser(server: FixtureServer): unknown {
+  const messages = server.requests.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+  return messages.filter((m) => m.role === "user").pop()?.content;
+}
+
+describe("the @ picker and pasted images in VS Code's panel", () => {
+  let server: FixtureServer;
+
+  before(async () => {
+    server = await fixtureEndpoint("pick", "gpt-4o-mini", { asDefault: true });
+    await setKeyAsThePerson("pick", "sk-tandem-picker-test");
+    // The TypeScript server knows the workspace's symbols once a file of its project is open.
+    const math = (await vscode.workspace.findFiles("math.ts"))[0];
+    await vscode.window.showTextDocument(math);
+    await until(
+      async () => {
+        const found = await vscode.commands.executeCommand<vscode.SymbolInformation[]>(
+          "vscode.executeWorkspaceSymbolProvider",
+          "add",
+        );
+        return found?.some((s) => s.name === "add") ? true : undefined;
+      },
+      60_000,
+      "the symbol add in the workspace's symbols",
+    );
+    await vscode.commands.executeCommand("tandem.chatView.focus");
+  });
+
+  after(async () => {
+    await setKeyAsThePerson("pick", "");
+    await server.close();
+  });
+
+  it("adds a file and a symbol with @, and the endpoint receives both", async () => {
+    server.script(answer("It adds."), answer("Adding"));
+    assert.match(await panelPick("math", "math.ts"), /math\.ts/);
+    assert.match(await panelPick("add", "function"), /add/);
+    const before = server.requests.length;
+    await panelSend("What do these do?");
+    await until(() => (server.requests.length > before ? true : undefined), 30_000, "the request");
+    const text = JSON.stringify(lastUser(server));
+    assert.match(text, /What do these do\?/);
+    assert.match(text, /<file name=\\"math.ts\\">\\nexport function add/, "the file");
+    assert.match(text, /The symbol add is at math.ts:1\. Lines 1–3:/, "the symbol and its lines");
+  });
+
+  it("gives the model an image pasted into the message box", async () => {
+    server.script(answer("A red dot."), answer("Dot"));
+    assert.equal(await panelPaste(PNG), "Pasted image.png");
+    const before = server.requests.length;
+    await panelSend("What is in this picture?");
+    await until(() => (server.requests.length > before ? true : undefined), 30_000, "the request");
+    assert.deepEqual(lastUser(server), [
+      { type: "text", text: "What is in this picture?" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+  });
+});
