@@ -43,10 +43,19 @@ export async function chatReferences(request: vscode.ChatRequest, folder: string
       await one(ref, folder, out);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      out.notes.push(`[The reference ${ref.id} could not be read: ${why}]`);
+      out.notes.push(`[The reference ${named(ref)} could not be read: ${why}]`);
     }
   }
   return out;
+}
+
+/** A reference as a person names it: its path (and line), else its description or id. */
+function named(ref: vscode.ChatPromptReference): string {
+  const value = ref.value;
+  if (value instanceof vscode.Uri) return vscode.workspace.asRelativePath(value);
+  if (value instanceof vscode.Location)
+    return `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}`;
+  return ref.modelDescription ?? ref.id;
 }
 
 async function one(ref: vscode.ChatPromptReference, folder: string, out: ChatReferences): Promise<void> {

@@ -77,4 +77,30 @@ describe("the @ picker and pasted images in VS Code's panel", () => {
       { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
     ]);
   });
+
+  it("gives @tandem the file, the range and the folder VS Code's Chat view attaches", async () => {
+    server.script(answer("Seen them."), answer("Seen"));
+    const root = vscode.workspace.workspaceFolders![0].uri;
+    const math = vscode.Uri.joinPath(root, "math.ts");
+    const before = server.requests.length;
+    const result = await vscode.commands.executeCommand<{ errorDetails?: unknown }>(
+      "workbench.action.chat.open",
+      {
+        query: "@tandem what are these?",
+        modelSelector: { vendor: "tandem", id: "gpt-4o-mini" },
+        // The range as the workbench takes it (an editor range, 1-based): line 2, `return a + b;`.
+        attachFiles: [
+          math,
+          { uri: math, range: { startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 16 } },
+          root,
+        ],
+        blockOnResponse: true,
+      },
+    );
+    assert.equal(result?.errorDetails, undefined);
+    const text = JSON.stringify(userOf(server, before));
+    assert.match(text, /<file name=\\"math.ts\\">\\nexport function add/, `the file, in ${text}`);
+    assert.match(text, /Lines math.ts:2-2:\\n```typescript\\n {2}return a \+ b;/, `the range, in ${text}`);
+    assert.match(text, /holds \d+ entries:\\n[^"]*math.ts/, `the folder, in ${text}`);
+  });
 });
