@@ -59,7 +59,8 @@ export class ContextPicker {
       spellcheck: "false",
       placeholder: "Add context: files, folders, symbols…",
     });
-    this.status = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
+    // role status is a polite live region by itself; the panel's own [aria-live] region stays the only one.
+    this.status = h("div", { class: "visually-hidden", role: "status" });
     this.element = h(
       "div",
       { class: "context-picker", hidden: true },
