@@ -15,11 +15,18 @@ async function person<T>(action: string, args: Record<string, unknown> = {}, ms 
   console.log(`@@person ${JSON.stringify({ id, action, ...args })}`);
   const file = join(dir, `${id}.json`);
   const deadline = Date.now() + ms;
-  while (!existsSync(file)) {
+  // The harness writes the answer in place: a file seen half written is read again.
+  let answer: { value?: T; error?: string } | undefined;
+  while (!answer) {
     if (Date.now() > deadline) throw new Error(`the harness did not do "${action}" within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
+    try {
+      if (existsSync(file)) answer = JSON.parse(readFileSync(file, "utf8")) as { value?: T; error?: string };
+    } catch {
+      // Not all written yet.
+    }
+    if (!answer) await new Promise((r) => setTimeout(r, 100));
   }
-  const { value, error } = JSON.parse(readFileSync(file, "utf8")) as { value?: T; error?: string };
+  const { value, error } = answer;
   if (error) throw new Error(`the harness could not do "${action}": ${error}`);
   return value as T;
 }
