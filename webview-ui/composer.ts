@@ -1,12 +1,17 @@
 /**
  * Where the person writes: a multi-line box (Enter sends, Shift+Enter breaks the line), attached
- * files as chips, the model and assistant pickers, Send or Stop, and the context meter.
+ * files and `@` context as chips, the model and assistant pickers, Send or Stop, and the context meter.
  */
 import { usageLine } from "./usage";
-import type { FileRef } from "../src/protocol/messages";
-import { button, h, tokens } from "./dom";
+import type { ContextEntry, ContextSuggested, FileRef } from "../src/protocol/messages";
+import { button, h, icon, tokens } from "./dom";
 import type { Panel } from "./items";
 import { modelOptions } from "./again";
+import { ContextPicker, KIND_ICONS } from "./picker";
+import { pastedImages } from "./paste";
+
+/** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
+type Attached = { file: FileRef } | { entry: ContextEntry };
 
 export class Composer {
   readonly element = h("form", { class: "composer", "aria-label": "Message" });
@@ -19,14 +24,18 @@ export class Composer {
   private readonly files = h("div", {
     class: "chips attached",
     role: "list",
-    "aria-label": "Attached files",
+    "aria-label": "Attached files and context",
   });
   readonly model = h("select", { class: "picker", "aria-label": "Model", title: "Model" });
   readonly assistant = h("select", { class: "picker", "aria-label": "Assistant", title: "Assistant" });
   private readonly meter = h("div", { class: "meter-slot" });
   private readonly notice = h("div", { class: "notice", role: "status" });
   private readonly action = h("span", { class: "action-slot" });
-  private attached: FileRef[] = [];
+  private attached: Attached[] = [];
+  private readonly picker: ContextPicker;
+  private readonly mention: HTMLButtonElement;
+  /** Where the `@` that opened the picker is in the box (-1: opened by the button). */
+  private at = -1;
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
 
@@ -35,7 +44,15 @@ export class Composer {
     private readonly saved: () => void,
   ) {
     const attach = button("attach", "Attach files", () => panel.host.post({ type: "attach" }));
+    this.mention = button("mention", "Add context", () => this.openPicker(-1));
+    this.mention.setAttribute("aria-haspopup", "listbox");
+    this.picker = new ContextPicker(
+      (query) => panel.host.post({ type: "suggest", query }),
+      (entry) => this.choose(entry),
+      (typed, refocus) => this.dismiss(typed, refocus),
+    );
     this.element.append(
+      this.picker.element,
       this.notice,
       this.files,
       this.input,
@@ -43,6 +60,7 @@ export class Composer {
         "div",
         { class: "toolbar" },
         attach,
+        this.mention,
         this.assistant,
         this.model,
         h("span", { class: "grow" }),
@@ -61,9 +79,23 @@ export class Composer {
       } else if (event.key === "Escape" && panel.store.busy) {
         event.preventDefault();
         this.stop();
+      } else if (event.key === "Backspace" && this.atStart() && this.attached.length) {
+        // Backspace at the very start of the box takes back the last chip, as in a token field.
+        event.preventDefault();
+        this.remove(this.attached[this.attached.length - 1]);
       }
     });
-    this.input.addEventListener("input", () => this.saved());
+    this.input.addEventListener("input", (event) => {
+      this.saved();
+      const typed = event as InputEvent;
+      const caret = this.input.selectionStart;
+      // An `@` starting a word opens the picker (not the one inside an address like a@b.c).
+      if (typed.inputType === "insertText" && typed.data === "@" && caret === this.input.selectionEnd) {
+        const before = this.input.value.slice(0, caret - 1);
+        if (before === "" || /\s$/.test(before)) this.openPicker(caret - 1);
+      }
+    });
+    this.input.addEventListener("paste", (event) => this.paste(event));
     this.model.addEventListener("change", () => this.saved());
     this.assistant.addEventListener("change", () => this.saved());
     this.element.addEventListener("dragover", (event) => {
@@ -80,13 +112,16 @@ export class Composer {
     const text = this.input.value.trim();
     if (!text || this.panel.store.busy) return;
     const { store, host } = this.panel;
+    const files = this.attached.flatMap((a) => ("file" in a ? [a.file] : []));
+    const context = this.attached.flatMap((a) => ("entry" in a ? [a.entry.ref] : []));
     host.post({
       type: "send",
       chat: store.chat,
       text,
-      files: this.attached,
+      files,
       model: this.model.value,
       assistant: this.assistant.value,
+      ...(context.length ? { context } : {}),
     });
     this.input.value = "";
     this.attached = [];
@@ -115,8 +150,72 @@ export class Composer {
 
   /** Adds files the host's picker or a drop gave. */
   attach(files: FileRef[]): void {
-    for (const file of files) if (!this.attached.some((f) => f.path === file.path)) this.attached.push(file);
+    for (const file of files)
+      if (!this.attached.some((a) => "file" in a && a.file.path === file.path)) this.attached.push({ file });
     this.showFiles();
+  }
+
+  /** The host's entries for the picker's query. */
+  suggested(message: ContextSuggested): void {
+    this.picker.show(message.query, message.entries);
+  }
+
+  private openPicker(at: number): void {
+    this.at = at;
+    this.picker.open();
+  }
+
+  /** Adds the chosen reference as a chip, in place of the `@` that opened the picker. */
+  private choose(entry: ContextEntry): void {
+    const same = JSON.stringify(entry.ref);
+    if (!this.attached.some((a) => "entry" in a && JSON.stringify(a.entry.ref) === same))
+      this.attached.push({ entry });
+    this.showFiles();
+    let caret = this.input.selectionStart;
+    if (this.at >= 0 && this.input.value[this.at] === "@") {
+      this.input.setRangeText("", this.at, this.at + 1);
+      caret = this.at;
+    }
+    this.input.focus();
+    this.input.setSelectionRange(caret, caret);
+    this.saved();
+  }
+
+  /** The picker closed without a choice: what was typed in it goes on after the `@`, so nothing is lost. */
+  private dismiss(typed: string, refocus: boolean): void {
+    if (this.at >= 0 && typed) {
+      this.input.setRangeText(typed, this.at + 1, this.at + 1, "end");
+      this.saved();
+    }
+    if (!refocus) return;
+    if (this.at >= 0) this.input.focus();
+    else this.mention.focus();
+  }
+
+  private atStart(): boolean {
+    return this.input.selectionStart === 0 && this.input.selectionEnd === 0;
+  }
+
+  private remove(chip: Attached): void {
+    this.attached = this.attached.filter((a) => a !== chip);
+    this.showFiles();
+    this.input.focus();
+  }
+
+  /** Images pasted into the box go to the host, which keeps them and answers with their chips. */
+  private paste(event: ClipboardEvent): void {
+    const data = event.clipboardData;
+    if (!data) return;
+    const images = pastedImages(data);
+    if (!images.length) return;
+    // Only the images are taken: pasted text, if any, still goes into the box.
+    if (!data.types.includes("text/plain")) event.preventDefault();
+    for (const image of images) {
+      void image.then(
+        (pasted) => this.panel.host.post({ type: "paste", ...pasted }),
+        (error: unknown) => this.say("warning", error instanceof Error ? error.message : String(error)),
+      );
+    }
   }
 
   /** Shows a notice from the host. */
@@ -194,17 +293,15 @@ export class Composer {
 
   private showFiles(): void {
     this.files.replaceChildren(
-      ...this.attached.map((file) => {
-        const remove = button("close", `Remove ${file.name}`, () => {
-          this.attached = this.attached.filter((f) => f !== file);
-          this.showFiles();
-          this.input.focus();
-        });
+      ...this.attached.map((chip) => {
+        const name = "file" in chip ? chip.file.name : chip.entry.label;
+        const title = "file" in chip ? chip.file.path : chip.entry.detail || chip.entry.label;
         return h(
           "span",
-          { class: "chip", role: "listitem", title: file.path },
-          h("span", { text: file.name }),
-          remove,
+          { class: "chip", role: "listitem", title },
+          "entry" in chip ? icon(KIND_ICONS[chip.entry.ref.kind]) : undefined,
+          h("span", { text: name }),
+          button("close", `Remove ${name}`, () => this.remove(chip)),
         );
       }),
     );

@@ -175,6 +175,9 @@ function receive(message: HostMessage): void {
     case "attached":
       composer.attach(message.files);
       break;
+    case "suggestions":
+      composer.suggested(message);
+      break;
     case "found":
       chats.foundChats(message.query, message.chats);
       break;

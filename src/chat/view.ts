@@ -23,6 +23,7 @@ import type { Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
 import { fetchImage, type ImageOptions } from "./workspace/image";
+import { PanelContext, type ContextHost } from "./view-context";
 
 /** What the panel's host half needs from the editor. */
 export interface ViewHost {
@@ -50,6 +51,8 @@ export interface ViewHost {
    * Absent, the panel does not offer it.
    */
   restoreFilesTo?(message: Item): Promise<string>;
+  /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */
+  context?: ContextHost;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -71,6 +74,7 @@ export class PanelView {
   private readonly sending = new Map<string, Coalescer>();
   private readonly unfollow: Array<() => void> = [];
   private items?: () => void;
+  private readonly context: PanelContext;
   private readonly deleted = new Map<
     string,
     { rows: Item[]; chat: Rows["conversations"]; timer: ReturnType<typeof setTimeout> }
@@ -81,6 +85,7 @@ export class PanelView {
     private readonly runner: Runner | undefined,
     private readonly host: ViewHost,
   ) {
+    this.context = new PanelContext(host.context, (message) => host.send(message));
     for (const table of FOLLOWED) {
       this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
     }
@@ -105,9 +110,16 @@ export class PanelView {
     switch (m.type) {
       case "ready":
         return this.snapshot();
-      case "send":
-        await this.send(m.chat, m.text, m.files, m.model, m.assistant);
+      case "send": {
+        // The references are read now: the message carries what they held when it was sent.
+        const context = await this.context.resolve(m.context ?? []);
+        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant);
         return;
+      }
+      case "suggest":
+        return this.context.suggest(m.query);
+      case "paste":
+        return this.context.paste(m.name, m.data);
       case "retry":
         this.store.put("items", retried(m.chat, m.model));
         return;

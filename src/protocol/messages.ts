@@ -132,6 +132,41 @@ export interface PendingChanged {
 /** What the panel's pending bar asks: review (one file, or pick one), keep all, undo all. */
 export type PendingAction = "review" | "keepAll" | "undoAll";
 
+/**
+ * Something the person can pull into a message with `@`: a workspace file or folder (a relative
+ * path), a symbol (where the editor says it is), or what the editor holds when the message is sent
+ * (the selection, the open editors, the problems, the last terminal output). The host resolves each
+ * into what the model receives; the panel only names them.
+ */
+export type ContextRef =
+  | { kind: "file"; path: string }
+  | { kind: "folder"; path: string }
+  | { kind: "symbol"; name: string; path: string; line: number }
+  | { kind: "selection" }
+  | { kind: "editors" }
+  | { kind: "problems" }
+  | { kind: "terminal" };
+
+/** The kind of a context reference. */
+export type ContextKind = ContextRef["kind"];
+
+/** One entry of the `@` picker: the reference it adds, the words its option and its chip show. */
+export interface ContextEntry {
+  ref: ContextRef;
+  label: string;
+  /** A second line: the folder of a file, the file of a symbol, why an entry holds nothing. */
+  detail: string;
+  /** True when the entry holds nothing now (no selection, no terminal output read): shown, not chosen. */
+  disabled: boolean;
+}
+
+/** The answer to `suggest`: the picker's entries for `query`. */
+export interface ContextSuggested {
+  type: "suggestions";
+  query: string;
+  entries: ContextEntry[];
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -145,7 +180,8 @@ export type HostMessage =
   | ConfiguredChanged
   | ImageLoaded
   | OfferMade
-  | PendingChanged;
+  | PendingChanged
+  | ContextSuggested;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -170,8 +206,23 @@ export type PanelCommand = "setApiKey" | "openSettings";
 /** A message from the panel to the host (validated with zod on the host before use). */
 export type PanelMessage =
   | { type: "ready" }
-  /** The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's. */
-  | { type: "send"; chat: string; text: string; files: FileRef[]; model: string; assistant: string }
+  /**
+   * The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's;
+   * `context` the references picked with `@`, resolved by the host when it receives the message.
+   */
+  | {
+      type: "send";
+      chat: string;
+      text: string;
+      files: FileRef[];
+      model: string;
+      assistant: string;
+      context?: ContextRef[];
+    }
+  /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
+  | { type: "suggest"; query: string }
+  /** An image pasted into the message box, as a `data:` URL; the host keeps it and answers `attached`. */
+  | { type: "paste"; name: string; data: string }
   | { type: "retry"; chat: string; model: string }
   /**
    * The person's message `item` edited and sent again: the conversation forks there (a new one with

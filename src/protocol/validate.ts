@@ -19,6 +19,28 @@ const fileRef = z
   })
   .strict();
 
+const relative = z.string().min(1).max(4096);
+
+const contextRef = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("file"), path: relative }).strict(),
+  z.object({ kind: z.literal("folder"), path: relative }).strict(),
+  z
+    .object({
+      kind: z.literal("symbol"),
+      name: z.string().min(1).max(500),
+      path: relative,
+      line: z.number().int().min(0).max(10_000_000),
+    })
+    .strict(),
+  z.object({ kind: z.literal("selection") }).strict(),
+  z.object({ kind: z.literal("editors") }).strict(),
+  z.object({ kind: z.literal("problems") }).strict(),
+  z.object({ kind: z.literal("terminal") }).strict(),
+]);
+
+/** A pasted image's data URL: 5 MB of bytes are about 6.7 million base64 characters. */
+const MAX_PASTE_CHARS = 7_000_000;
+
 const assistant = z
   .object({
     id,
@@ -55,6 +77,18 @@ export const panelMessage = z.discriminatedUnion("type", [
       files: z.array(fileRef).max(100),
       model: optionalId,
       assistant: optionalId,
+      context: z.array(contextRef).max(50).optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),
+  z
+    .object({
+      type: z.literal("paste"),
+      name: z.string().max(200),
+      data: z
+        .string()
+        .max(MAX_PASTE_CHARS)
+        .regex(/^data:image\/[a-z.+-]+;base64,[A-Za-z0-9+/=]+$/),
     })
     .strict(),
   z.object({ type: z.literal("retry"), chat: id, model: optionalId }).strict(),

@@ -94,6 +94,9 @@ export async function openConversations(
     onWritable: () => later.runner?.start(),
   });
   const active = new Set<string>();
+  // Context pulled in with `@` and pasted images, kept in this storage folder (see chat/context-refs).
+  const { Kept } = core();
+  const kept = new Kept(folder);
   const plugins = new AgentPlugins(store, context.secrets, {
     trusted: () => vscode.workspace.isTrusted,
     allowPrivate: () => settings().allowPrivate,
@@ -123,6 +126,8 @@ export async function openConversations(
     notes: () => parts.editor.notes(),
     root: workspaceRoot,
     files: async (path, name) => {
+      const keptFile = kept.attachment(path, name);
+      if (keptFile) return keptFile;
       const root = workspaceRoot();
       if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
       const full = await workspace.inside(root, path);

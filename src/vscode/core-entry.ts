@@ -16,6 +16,7 @@ export { AgentPlugins } from "../chat/plugin-set";
 export { readSkills } from "../chat/skills";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
+export { Kept } from "../chat/context-refs";
 export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
 export { workspaceTools, describeCall, inside, ALWAYS_ASK } from "../chat/workspace/index";

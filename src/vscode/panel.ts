@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
 import type { PanelView, ViewHost } from "../chat/view";
+import type { ContextHost } from "../chat/view-context";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
@@ -10,6 +11,7 @@ import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
 import type { PendingReview } from "./pending";
+import { editorContext } from "./context";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
 export interface PanelParts {
@@ -102,6 +104,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly parts: PanelParts,
+    private readonly context?: ContextHost,
   ) {}
 
   async resolveWebviewView(view: vscode.WebviewView) {
@@ -187,12 +190,16 @@ export class PanelProvider implements vscode.WebviewViewProvider {
           path || undefined,
         ),
       refused: (why) => console.warn(`Tandem: a panel message was refused: ${why}`),
+      context: this.context,
     };
   }
 }
 
 export function registerPanel(context: vscode.ExtensionContext, parts: PanelParts) {
-  const provider = new PanelProvider(context.extensionUri, parts);
+  const provider = new PanelProvider(context.extensionUri, parts, {
+    editor: editorContext(context),
+    folder: (context.storageUri ?? context.globalStorageUri).fsPath,
+  });
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(PanelProvider.viewType, provider, {
       webviewOptions: { retainContextWhenHidden: false },

@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import type { Attachment, Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
+import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
 import type { CommandRuleBook } from "../chat/workspace/command-rules";
@@ -7,6 +7,7 @@ import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
+import { chatReferences } from "./chat-references";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -100,25 +101,6 @@ function saidIn(context: vscode.ChatContext, prompt: string): string[] {
   return [...said, prompt];
 }
 
-/** The files and selections the person referenced (#file, a selection) as attachments and notes. */
-async function referencesOf(request: vscode.ChatRequest): Promise<{ files: Attachment[]; notes: string[] }> {
-  const files: Attachment[] = [];
-  const notes: string[] = [];
-  for (const ref of request.references) {
-    const value = ref.value;
-    if (value instanceof vscode.Uri && value.scheme === "file") {
-      files.push({ name: vscode.workspace.asRelativePath(value), type: "", path: value.fsPath });
-    } else if (value instanceof vscode.Location) {
-      const doc = await vscode.workspace.openTextDocument(value.uri);
-      const where = `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}-${value.range.end.line + 1}`;
-      notes.push(`Selection from ${where}:\n\`\`\`${doc.languageId}\n${doc.getText(value.range)}\n\`\`\``);
-    } else if (typeof value === "string") {
-      notes.push(value);
-    }
-  }
-  return { files, notes };
-}
-
 /** The prompt a slash command asks for. */
 function promptOf(request: vscode.ChatRequest): string {
   if (request.command === "explain") {
@@ -197,6 +179,8 @@ function show(stream: vscode.ChatResponseStream, piece: Piece) {
 
 /** The @tandem participant in VS Code's Chat view, answering with the agent core. */
 export function registerParticipant(context: vscode.ExtensionContext, parts: ParticipantParts) {
+  // Images attached in the Chat view are kept here, as the panel keeps pasted ones.
+  const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const handler: vscode.ChatRequestHandler = async (request, chat, stream, token) => {
     if (request.command === "new") {
       stream.markdown(vscode.l10n.t("Starting a new conversation."));
@@ -256,8 +240,9 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
-    const { files, notes } = await referencesOf(request);
-    for (const f of files) stream.reference(vscode.Uri.file(f.path));
+    // `#file`, `#selection`, `#sym`, folders and pasted images: each as the model should receive it.
+    const { files, notes, used } = await chatReferences(request, storage);
+    for (const uri of used) stream.reference(uri);
     const prompt = [promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     const each = (piece: Piece): void => {

@@ -57,6 +57,43 @@ async function act(page, request) {
     await box.press("Enter");
     return true;
   }
+  if (request.action === "panelPick") {
+    // The person types `@` and a query in the message box, then moves to the option and presses Enter.
+    const frame = await panelFrame(page);
+    const box = frame.locator("#app textarea").first();
+    await box.focus();
+    await page.keyboard.type(`@${request.query}`, { delay: 20 });
+    const search = frame.getByRole("combobox", { name: /Search files/ });
+    const option = frame.getByRole("option").filter({ hasText: request.option }).first();
+    await option.waitFor({ timeout: 30_000 });
+    const id = await option.getAttribute("id");
+    for (let i = 0; i < 50 && (await search.getAttribute("aria-activedescendant")) !== id; i++)
+      await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    return frame.locator("#app .chips.attached").innerText();
+  }
+  if (request.action === "panelPaste") {
+    // A paste event as the browser fires it for an image in the clipboard (headless Chromium has no
+    // system clipboard to paste from): a PNG file in the event's DataTransfer.
+    const frame = await panelFrame(page);
+    const box = frame.locator("#app textarea").first();
+    await box.evaluate((element, base64) => {
+      // Runs in the page: its globals are the browser's.
+      const page = globalThis;
+      const bytes = Uint8Array.from(page.atob(base64), (c) => c.charCodeAt(0));
+      const data = new page.DataTransfer();
+      data.items.add(new page.File([bytes], "image.png", { type: "image/png" }));
+      const paste = new page.ClipboardEvent("paste", {
+        clipboardData: data,
+        bubbles: true,
+        cancelable: true,
+      });
+      element.dispatchEvent(paste);
+    }, request.png);
+    const chip = frame.locator("#app .chips.attached").getByText(/Pasted image/);
+    await chip.waitFor({ timeout: 20_000 });
+    return chip.innerText();
+  }
   if (request.action === "panelText") {
     const frame = await panelFrame(page);
     return frame.locator("#app").innerText();

@@ -102,6 +102,23 @@ describe("accessibility (axe-core, WCAG 2.1 A and AA)", () => {
       await panel.send({ type: "notice", level: "warning", text: "The model has no tools." });
       found.push(...(await violations(panel, "warning notice")));
 
+      // The `@` picker open (a disabled entry among them), then the chip of the chosen reference.
+      await panel.page.getByRole("button", { name: "Add context" }).click();
+      await panel.send({
+        type: "suggestions",
+        query: "",
+        entries: [
+          { ref: { kind: "selection" }, label: "Selection", detail: "Nothing is selected", disabled: true },
+          { ref: { kind: "problems" }, label: "Problems", detail: "2 in the workspace", disabled: false },
+          { ref: { kind: "file", path: "src/a.ts" }, label: "a.ts", detail: "src", disabled: false },
+        ],
+      });
+      await panel.page.getByRole("option", { name: /Problems/ }).waitFor();
+      found.push(...(await violations(panel, "@ picker open")));
+      await panel.page.keyboard.press("Enter");
+      await panel.page.getByRole("listitem").filter({ hasText: "Problems" }).waitFor();
+      found.push(...(await violations(panel, "@ context chip")));
+
       // The pages behind the tabs, each as a list and with its editor open.
       await tab(panel, "Conversations");
       found.push(...(await violations(panel, "Conversations")));

@@ -33,6 +33,7 @@ export async function run(): Promise<void> {
     await import("./learned.test");
     await import("./images.test");
     await import("./again.test");
+    await import("./picker.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

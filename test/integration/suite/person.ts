@@ -54,3 +54,8 @@ export const clickNotification = (text: string, label: string) =>
 export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
 /** Saves a screenshot of the workbench under .artifacts/. */
 export const screenshot = (name: string) => person<boolean>("screenshot", { name });
+/** Types `@` and `query` in the panel's message box and chooses the option showing `option`; gives the chips. */
+export const panelPick = (query: string, option: string) =>
+  person<string>("panelPick", { query, option }, 60_000);
+/** Pastes the PNG `png` (base64) into the panel's message box; gives the chip that appeared. */
+export const panelPaste = (png: string) => person<string>("panelPaste", { png });
