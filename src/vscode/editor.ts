@@ -1,6 +1,19 @@
 import { spawn } from "node:child_process";
 import vscode = require("vscode");
-import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
+import type {
+  CodeSymbol,
+  Command,
+  DiffOf,
+  Editor,
+  NewFile,
+  Place,
+  Problem,
+  Proposal,
+  Ran,
+  Verdict,
+} from "../chat/workspace/editor";
+import { gitDiff } from "./git";
+import * as language from "./language";
 
 const PROPOSALS = "tandem-proposal";
 /** What a command may print before the terminal keeps only its end. */
@@ -17,13 +30,24 @@ class Proposals implements vscode.TextDocumentContentProvider {
 /** The workspace tools' editor in VS Code: documents, a diff the person accepts, a terminal they see. */
 export class VsCodeEditor implements Editor {
   private readonly proposals = new Proposals();
+  private readonly problemChanges = new language.ProblemChanges();
   private count = 0;
 
   constructor(context: vscode.ExtensionContext) {
     context.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSALS, this.proposals),
+      this.problemChanges,
     );
   }
+
+  // What the language features and git know: see language.ts and git.ts.
+  problems = async (path?: string): Promise<Problem[]> => language.problems(path);
+  problemsAfterWrite = (path: string): Promise<Problem[]> => this.problemChanges.after(path);
+  definition = (at: Place): Promise<Place[]> => language.definition(at);
+  references = (at: Place): Promise<Place[]> => language.references(at);
+  fileSymbols = (path: string): Promise<CodeSymbol[]> => language.fileSymbols(path);
+  workspaceSymbols = (query: string): Promise<CodeSymbol[]> => language.workspaceSymbols(query);
+  gitDiff = (of: DiffOf, signal: AbortSignal): Promise<string> => gitDiff(of, signal);
 
   async open(path: string, line?: number): Promise<void> {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
@@ -62,6 +86,7 @@ export class VsCodeEditor implements Editor {
         new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
         p.after,
       );
+      this.problemChanges.wrote(p.path);
       await vscode.workspace.applyEdit(edit);
       await document.save();
       return { accepted: true };
@@ -71,6 +96,7 @@ export class VsCodeEditor implements Editor {
   }
 
   async create(file: NewFile): Promise<void> {
+    this.problemChanges.wrote(file.path);
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file.path), new TextEncoder().encode(file.content));
   }
 

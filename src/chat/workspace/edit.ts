@@ -10,6 +10,7 @@ import type { Tool } from "../../agent/types";
 import { editorText, type Editor, type Workspace } from "./editor";
 import { binary } from "./lines";
 import { inside, shown } from "./paths";
+import { problemsAfterEdit } from "./problems";
 import { count } from "./words";
 
 const editInput = z.object({
@@ -98,9 +99,19 @@ export async function proposeEdit(workspace: Workspace, editor: Editor, edit: Ed
   if (after === before) return `The edit changes nothing in ${name}; it was not proposed.`;
   const verdict = await editor.propose({ path, shown: name, before, after });
   const note = verdict.note ? ` ${verdict.note}` : "";
-  return verdict.accepted
-    ? `The person accepted the edit; ${name} is changed.${note}`
-    : `The person rejected the edit; ${name} is unchanged.${note}`;
+  if (!verdict.accepted) return `The person rejected the edit; ${name} is unchanged.${note}`;
+  return withProblems(`The person accepted the edit; ${name} is changed.${note}`, workspace, editor, path);
+}
+
+/** An edit's answer followed by the file's problems now, so the agent sees what its change broke. */
+async function withProblems(
+  done: string,
+  workspace: Workspace,
+  editor: Editor,
+  path: string,
+): Promise<string> {
+  const problems = await problemsAfterEdit(workspace, editor, path);
+  return problems ? `${done}\n${problems}` : done;
 }
 
 /** Creates a file through the editor, refusing to replace one unless `overwrite`. */
@@ -120,7 +131,8 @@ export async function createFile(
     );
   }
   await editor.create({ path, shown: name, content: file.content, overwrite });
-  return `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).`;
+  const done = `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).`;
+  return withProblems(done, workspace, editor, path);
 }
 
 /** The `propose_edit` tool: an edit the person sees as a diff and accepts or rejects. */
