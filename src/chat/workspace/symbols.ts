@@ -77,6 +77,8 @@ function columnOf(text: string, symbol: string): number | undefined {
 /** The place the call names: its line and column, or where `symbol` is on its line or first in the file. */
 export function placeIn(text: string, name: string, at: PlaceInput): { line: number; column: number } {
   const lines = text.split(/\r?\n/);
+  // A final newline ends the last line; it does not start another.
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   if (at.line !== undefined && at.line > lines.length) {
     throw new Error(`${name} has ${count(lines.length, "line")}; line ${at.line} is past its end.`);
   }
