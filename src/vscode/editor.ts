@@ -42,7 +42,7 @@ export class VsCodeEditor implements Editor {
 
   // What the language features and git know: see language.ts and git.ts.
   problems = async (path?: string): Promise<Problem[]> => language.problems(path);
-  problemsAfterWrite = (path: string): Promise<Problem[]> => this.problemChanges.after(path);
+  problemsAfterWrite = (path: string): Promise<Problem[] | undefined> => this.problemChanges.after(path);
   definition = (at: Place): Promise<Place[]> => language.definition(at);
   references = (at: Place): Promise<Place[]> => language.references(at);
   fileSymbols = (path: string): Promise<CodeSymbol[]> => language.fileSymbols(path);

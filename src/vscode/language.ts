@@ -6,7 +6,7 @@ import vscode = require("vscode");
 import type { CodeSymbol, Place, Problem, Severity } from "../chat/workspace/editor";
 
 /** How long the problems of a just-written file are waited for at most. */
-const SETTLE_MS = 4000;
+const SETTLE_MS = 5000;
 /** How long a file's problems must stay unchanged after a change to count as settled (a server sends them in parts). */
 const QUIET_MS = 500;
 
@@ -63,37 +63,60 @@ export class ProblemChanges implements vscode.Disposable {
     this.written.set(vscode.Uri.file(path).fsPath, ++this.tick);
   }
 
-  /** The problems of `path` once they changed after its last write and stayed so a moment, or after a few seconds. */
-  async after(path: string): Promise<Problem[]> {
+  /**
+   * The problems of `path` once they changed after its last write and stayed so a moment; after a
+   * few seconds without a change, the problems known, or undefined when there are none (no server looked).
+   */
+  async after(path: string): Promise<Problem[] | undefined> {
     const uri = vscode.Uri.file(path);
-    // A language server looks at a file only once it is open (a created file is not yet).
-    await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+    // Language servers look at files open in a tab (TypeScript's asks for no other): a created file is shown.
+    if (!inTab(uri)) {
+      await vscode.window
+        .showTextDocument(uri, { preview: true, preserveFocus: true })
+        .then(undefined, () => undefined);
+    }
     const since = this.written.get(uri.fsPath) ?? this.tick;
-    await new Promise<void>((resolve) => {
+    const changed = await new Promise<boolean>((resolve) => {
       let quiet: ReturnType<typeof setTimeout> | undefined;
-      const limit = setTimeout(done, SETTLE_MS);
+      let seen = false;
+      const limit = setTimeout(() => done(seen), SETTLE_MS);
       const listener = this.fired.event(check);
-      function done() {
+      function done(seen: boolean) {
         clearTimeout(limit);
         clearTimeout(quiet);
         listener.dispose();
-        resolve();
+        resolve(seen);
       }
       const changes = this.changed;
       function check() {
         if ((changes.get(uri.fsPath) ?? 0) <= since) return;
+        seen = true;
         clearTimeout(quiet);
-        quiet = setTimeout(done, QUIET_MS);
+        quiet = setTimeout(() => done(true), QUIET_MS);
       }
       check();
     });
-    return problems(path);
+    const found = problems(path);
+    return changed || found.length ? found : undefined;
   }
 
   dispose(): void {
     this.listener.dispose();
     this.fired.dispose();
   }
+}
+
+/** True when a tab shows `uri` (as a text editor or either side of a diff). */
+function inTab(uri: vscode.Uri): boolean {
+  const same = (other: unknown) => other instanceof vscode.Uri && other.toString() === uri.toString();
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputText) return same(input.uri);
+      if (input instanceof vscode.TabInputTextDiff) return same(input.original) || same(input.modified);
+      return false;
+    }),
+  );
 }
 
 /** The place a location or location link points at. */

@@ -109,9 +109,10 @@ export interface Editor {
   problems?(path?: string): Promise<Problem[]>;
   /**
    * The problems of a file the editor just wrote, once its language server has had a moment to
-   * look (it waits for the file's problems to change, a few seconds at most).
+   * look (it waits for the file's problems to change, a few seconds at most); undefined when no
+   * language server said anything in that time and the file has no problems known.
    */
-  problemsAfterWrite?(path: string): Promise<Problem[]>;
+  problemsAfterWrite?(path: string): Promise<Problem[] | undefined>;
   /** Where the symbol at `at` is defined. */
   definition?(at: Place): Promise<Place[]>;
   /** Where the symbol at `at` is used (its declaration included). */

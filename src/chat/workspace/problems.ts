@@ -101,12 +101,14 @@ export async function problemsOf(
 
 /**
  * What the agent reads of a file after its own edit: "Problems in src/a.ts now: …", or that there are
- * none; empty when the editor cannot tell. It never throws: the edit itself is done.
+ * none; empty when the editor cannot tell (no language server answered in time). It never throws: the edit itself is done.
  */
 export async function problemsAfterEdit(workspace: Workspace, editor: Editor, path: string): Promise<string> {
   if (!editor.problemsAfterWrite) return "";
   try {
     const found = await editor.problemsAfterWrite(path);
+    // Nobody looked at the file in time: "no problems" would be a guess.
+    if (!found) return "";
     const name = shown(workspace.root, path);
     const kept = relevant(workspace.root, found).filter((p) => p.path === path);
     if (!kept.length) return `No errors or warnings in ${name} now.`;

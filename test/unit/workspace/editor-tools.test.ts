@@ -26,7 +26,7 @@ import { call, folder, refusal, write } from "./fixtures";
 class KnowingEditor implements Editor {
   problemList: Problem[] = [];
   /** Problems the language server reports once a write has happened (what `problemsAfterWrite` sees). */
-  afterWrite: Problem[] = [];
+  afterWrite: Problem[] | undefined = [];
   places: Place[] = [];
   outline: CodeSymbol[] = [];
   found: CodeSymbol[] = [];
@@ -48,8 +48,8 @@ class KnowingEditor implements Editor {
   async problems(path?: string): Promise<Problem[]> {
     return path === undefined ? this.problemList : this.problemList.filter((p) => p.path === path);
   }
-  async problemsAfterWrite(path: string): Promise<Problem[]> {
-    return this.afterWrite.filter((p) => p.path === path);
+  async problemsAfterWrite(path: string): Promise<Problem[] | undefined> {
+    return this.afterWrite?.filter((p) => p.path === path);
   }
   async definition(at: Place): Promise<Place[]> {
     this.asked.push({ what: "definition", at });
@@ -178,13 +178,19 @@ describe("editor tools: problems, language features and git", () => {
       );
     });
 
-    it("caps the problems after an edit, and says nothing of problems when the person rejects it", async () => {
+    it("caps the problems after an edit, and says nothing of them when none are known or the edit is rejected", async () => {
       editor.afterWrite = Array.from({ length: PROBLEMS_AFTER_EDIT + 2 }, (_, i) =>
         problem("src/new.ts", i + 1, "error", "E"),
       );
       const made = await call(tools(), "create_file", { path: "src/new.ts", content: "x\n" });
       assert.match(made, /Problems in src\/new\.ts now \(22 errors\):/);
       assert.match(made, /\[2 more problems not shown; ask the problems tool for one file\.\]$/);
+      // No language server answered in time: the answer does not guess "no problems".
+      editor.afterWrite = undefined;
+      assert.equal(
+        await call(tools(), "create_file", { path: "notes.txt", content: "x\n" }),
+        "Created notes.txt (1 line).",
+      );
       editor.verdict = { accepted: false };
       const rejected = await call(tools(), "propose_edit", {
         path: "src/use.ts",
