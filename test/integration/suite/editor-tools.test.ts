@@ -3,6 +3,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { Editor } from "../../../src/chat/workspace/editor";
+import { workspaceTools } from "../../../src/chat/workspace/tools";
+import { gitDiff } from "../../../src/vscode/git";
+import * as language from "../../../src/vscode/language";
 import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 import { panelSend, panelText } from "./person";
@@ -17,6 +21,32 @@ function received(server: FixtureServer): string[] {
       typeof m.content === "string" ? m.content : JSON.stringify(m.content),
     ),
   );
+}
+
+/** The editor tools as Tandem's VS Code editor gives them (the parts that write or run are not used here). */
+function knowing(): Editor {
+  const unused = () => Promise.reject(new Error("not used by these tests"));
+  return {
+    open: unused,
+    propose: unused,
+    create: unused,
+    run: unused,
+    problems: async (path) => language.problems(path),
+    definition: language.definition,
+    references: language.references,
+    fileSymbols: language.fileSymbols,
+    workspaceSymbols: language.workspaceSymbols,
+    gitDiff,
+  };
+}
+
+/** Runs the workspace tool `name` on `args` as the agent would. */
+async function tool(name: string, args: unknown): Promise<string> {
+  const found = workspaceTools({ root: workspace(), editor: knowing(), trusted: true }).find(
+    (t) => t.name === name,
+  );
+  assert.ok(found, `the tool ${name}`);
+  return found.run(JSON.stringify(args), new AbortController().signal);
 }
 
 /** The repository the git extension has open at the workspace folder. */
@@ -122,6 +152,28 @@ describe("the editor tools in VS Code: problems, the quick fix, the commit messa
     );
   });
 
+  it("finds definitions, references and symbols through the TypeScript language features", async () => {
+    const use = join(workspace(), "use-math.ts");
+    made.push(use);
+    writeFileSync(use, 'import { add } from "./math";\nexport const three = add(1, 2);\n');
+    await vscode.window.showTextDocument(vscode.Uri.file(use));
+    const definition = await until(async () => {
+      const text = await tool("definition", { path: "use-math.ts", symbol: "add", line: 2 });
+      return text.includes("math.ts:1:") ? text : undefined;
+    });
+    assert.equal(
+      definition,
+      'Definition of "add" at use-math.ts:2:22:\nmath.ts:1: export function add(a: number, b: number) {',
+    );
+    const references = await tool("references", { path: "math.ts", symbol: "add" });
+    assert.match(references, /^3 references to "add" at math\.ts:1:17:/);
+    assert.match(references, /^use-math\.ts:2: export const three = add\(1, 2\);$/m);
+    assert.equal(
+      await tool("symbols", { path: "math.ts" }),
+      "1 symbol in math.ts:\nfunction add — math.ts:1",
+    );
+  });
+
   it("writes a commit message of the staged changes into the Source Control input", async () => {
     const root = workspace();
     made.push(join(root, ".git"), join(root, "notes"));
@@ -142,5 +194,15 @@ describe("the editor tools in VS Code: problems, the quick fix, the commit messa
     assert.ok(prompt, "the model was asked");
     assert.match(prompt, /staged changes/);
     assert.match(prompt, /\+a note about commits/);
+    // The agent's git_diff reads the same repository, and refuses an option given as a ref.
+    assert.match(
+      await tool("git_diff", { changes: "staged" }),
+      /^The staged changes:\ndiff --git a\/notes\/commit\.txt/,
+    );
+    assert.equal(await tool("git_diff", {}), "No unstaged changes.");
+    await assert.rejects(
+      tool("git_diff", { changes: "ref", ref: "--output=/tmp/x" }),
+      /cannot start with "-"/,
+    );
   });
 });
