@@ -35,7 +35,8 @@ function problemOf(uri: vscode.Uri, d: vscode.Diagnostic): Problem {
 export function problems(path?: string): Problem[] {
   if (path !== undefined) {
     const uri = vscode.Uri.file(path);
-    return vscode.languages.getDiagnostics(uri).map((d) => problemOf(uri, d));
+    // Named by the path asked for (a URI's fsPath may spell a Windows drive letter otherwise).
+    return vscode.languages.getDiagnostics(uri).map((d) => ({ ...problemOf(uri, d), path }));
   }
   return vscode.languages
     .getDiagnostics()

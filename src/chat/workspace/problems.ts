@@ -101,7 +101,8 @@ export async function problemsOf(
 
 /**
  * What the agent reads of a file after its own edit: "Problems in src/a.ts now: …", or that there are
- * none; empty when the editor cannot tell (no language server answered in time). It never throws: the edit itself is done.
+ * none; empty when the editor cannot tell (no language server answered in time). It never throws:
+ * the edit itself is done.
  */
 export async function problemsAfterEdit(workspace: Workspace, editor: Editor, path: string): Promise<string> {
   if (!editor.problemsAfterWrite) return "";
