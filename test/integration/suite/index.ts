@@ -26,10 +26,11 @@ export async function run(): Promise<void> {
     await import("./check.test");
     await import("./settings.test");
     await import("./exports.test");
+    // Before cut.test: that one leaves the panel's conversation streaming for the reload phase.
+    await import("./editor-tools.test");
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
-    await import("./editor-tools.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
