@@ -19,7 +19,15 @@ export { PanelView } from "../chat/view";
 export { Kept } from "../chat/context-refs";
 export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
-export { workspaceTools, describeCall, inside, ALWAYS_ASK } from "../chat/workspace/index";
+export {
+  workspaceTools,
+  describeCall,
+  inside,
+  ALWAYS_ASK,
+  commitPrompt,
+  commitMessageOf,
+  fixPrompt,
+} from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
 export { offered } from "../chat/approval";
 export { approveWith, allowanceOf } from "../chat/judge";

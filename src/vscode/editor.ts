@@ -1,7 +1,20 @@
 import { spawn } from "node:child_process";
 import vscode = require("vscode");
+import type {
+  CodeSymbol,
+  Command,
+  DiffOf,
+  Editor,
+  NewFile,
+  Place,
+  Problem,
+  Proposal,
+  Ran,
+  Verdict,
+} from "../chat/workspace/editor";
 import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
-import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../chat/workspace/editor";
+import { gitDiff } from "./git";
+import * as language from "./language";
 import type { PendingReview } from "./pending";
 
 const PROPOSALS = "tandem-proposal";
@@ -22,6 +35,7 @@ class Proposals implements vscode.TextDocumentContentProvider {
  */
 export class VsCodeEditor implements Editor {
   private readonly proposals = new Proposals();
+  private readonly problemChanges = new language.ProblemChanges();
   private count = 0;
   /** Background commands still running: they end when the extension deactivates. */
   private readonly background = new Set<Running>();
@@ -33,8 +47,18 @@ export class VsCodeEditor implements Editor {
     context.subscriptions.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSALS, this.proposals),
       { dispose: () => this.background.forEach((r) => r.stop()) },
+      this.problemChanges,
     );
   }
+
+  // What the language features and git know: see language.ts and git.ts.
+  problems = async (path?: string): Promise<Problem[]> => language.problems(path);
+  problemsAfterWrite = (path: string): Promise<Problem[] | undefined> => this.problemChanges.after(path);
+  definition = (at: Place): Promise<Place[]> => language.definition(at);
+  references = (at: Place): Promise<Place[]> => language.references(at);
+  fileSymbols = (path: string): Promise<CodeSymbol[]> => language.fileSymbols(path);
+  workspaceSymbols = (query: string): Promise<CodeSymbol[]> => language.workspaceSymbols(query);
+  gitDiff = (of: DiffOf, signal: AbortSignal): Promise<string> => gitDiff(of, signal);
 
   async open(path: string, line?: number): Promise<void> {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
@@ -51,7 +75,11 @@ export class VsCodeEditor implements Editor {
   }
 
   async propose(p: Proposal): Promise<Verdict> {
-    if (this.pending?.mode() === "pending") return this.pending.write(p.path, p.shown, p.after);
+    if (this.pending?.mode() === "pending") {
+      // Counted before the write, so the language server's answer to it is the one waited for.
+      this.problemChanges.wrote(p.path);
+      return this.pending.write(p.path, p.shown, p.after);
+    }
     const key = `/${++this.count}/${p.shown}`;
     this.proposals.texts.set(key, p.after);
     const right = vscode.Uri.from({ scheme: PROPOSALS, path: key });
@@ -79,6 +107,7 @@ export class VsCodeEditor implements Editor {
         new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
         p.after,
       );
+      this.problemChanges.wrote(p.path);
       await vscode.workspace.applyEdit(edit);
       await document.save();
       return { accepted: true };
@@ -88,6 +117,7 @@ export class VsCodeEditor implements Editor {
   }
 
   async create(file: NewFile): Promise<Verdict | void> {
+    this.problemChanges.wrote(file.path);
     if (this.pending?.mode() === "pending") return this.pending.write(file.path, file.shown, file.content);
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file.path), new TextEncoder().encode(file.content));
   }

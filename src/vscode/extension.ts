@@ -5,6 +5,7 @@ import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
+import { registerCommitMessage } from "./commit";
 import { registerExecute } from "./execute";
 import { agentTools, openConversations, workspaceRoot, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
@@ -14,6 +15,7 @@ import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
 import { PendingReview } from "./pending";
 import { registerProvider } from "./provider";
+import { registerQuickFix } from "./quickfix";
 import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
 import type { Store } from "../chat/store";
@@ -59,6 +61,8 @@ export function activate(context: vscode.ExtensionContext) {
   const execute = registerExecute(context, models);
   registerCheck(context, models);
   registerCommands(context, { models, ask: chat.ask, onModelChosen: (_id, name) => status.setModel(name) });
+  registerQuickFix(context, chat.ask);
+  registerCommitMessage(context, models);
   const showModel = () =>
     void models.defaultId().then(
       (id) => status.setModel(id),

@@ -11,6 +11,7 @@ import type { Tool } from "../../agent/types";
 import { editorText, type Editor, type Workspace } from "./editor";
 import { binary } from "./lines";
 import { inside, shown } from "./paths";
+import { problemsAfterEdit } from "./problems";
 import { count } from "./words";
 
 const editInput = z.object({
@@ -103,10 +104,21 @@ export async function proposeEdit(workspace: Workspace, editor: Editor, edit: Ed
   if (after === before) return `The edit changes nothing in ${name}; it was not proposed.`;
   const verdict = await editor.propose({ path, shown: name, before, after });
   const note = verdict.note ? ` ${verdict.note}` : "";
-  if (verdict.pending) return `${name} is changed. ${PENDING_NOTE}${note}`;
-  return verdict.accepted
-    ? `The person accepted the edit; ${name} is changed.${note}`
-    : `The person rejected the edit; ${name} is unchanged.${note}`;
+  if (verdict.pending)
+    return withProblems(`${name} is changed. ${PENDING_NOTE}${note}`, workspace, editor, path);
+  if (!verdict.accepted) return `The person rejected the edit; ${name} is unchanged.${note}`;
+  return withProblems(`The person accepted the edit; ${name} is changed.${note}`, workspace, editor, path);
+}
+
+/** An edit's answer followed by the file's problems now, so the agent sees what its change broke. */
+async function withProblems(
+  done: string,
+  workspace: Workspace,
+  editor: Editor,
+  path: string,
+): Promise<string> {
+  const problems = await problemsAfterEdit(workspace, editor, path);
+  return problems ? `${done}\n${problems}` : done;
 }
 
 /** Creates a file through the editor, refusing to replace one unless `overwrite`. */
@@ -127,7 +139,8 @@ export async function createFile(
   }
   const verdict = await editor.create({ path, shown: name, content: file.content, overwrite });
   const pending = verdict?.pending ? ` ${PENDING_NOTE}` : "";
-  return `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).${pending}`;
+  const done = `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).${pending}`;
+  return withProblems(done, workspace, editor, path);
 }
 
 /** The `propose_edit` tool: an edit the person reviews as a diff (keeps or undoes its parts). */

@@ -57,6 +57,46 @@ export interface Ran {
   timedOut?: boolean;
 }
 
+/** How much a problem matters, as the editor ranks it. */
+export type Severity = "error" | "warning" | "information" | "hint";
+
+/** One problem (diagnostic) the editor knows of. */
+export interface Problem {
+  /** The file's absolute path. */
+  path: string;
+  /** Where it starts (1-based line and column). */
+  line: number;
+  column: number;
+  severity: Severity;
+  message: string;
+  /** Who reported it ("ts", "eslint") and its code, when known. */
+  source?: string;
+  code?: string;
+}
+
+/** A place in a file (absolute path, 1-based line and column). */
+export interface Place {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** A symbol the language features know: its name, kind and where it is declared. */
+export interface CodeSymbol extends Place {
+  name: string;
+  kind: string;
+  /** The symbol it is inside (a class for a method), when known. */
+  container?: string;
+}
+
+/**
+ * Which changes a git diff shows: staged, unstaged (the working tree against the index), or the
+ * working tree against a ref (already checked not to be an option); of one file (absolute) when `path`.
+ */
+export type DiffOf = ({ kind: "staged" } | { kind: "unstaged" } | { kind: "ref"; ref: string }) & {
+  path?: string;
+};
+
 /** The editor the workspace tools act through. */
 export interface Editor {
   /** Shows the file at `path` (absolute), its line `line` (1-based) in view when given. */
@@ -71,6 +111,24 @@ export interface Editor {
   start?(command: Background, each: Listener): Running;
   /** The text of a file as the editor holds it (unsaved changes included), or undefined for the disk's. */
   text?(path: string): Promise<string | undefined>;
+  /** The problems of one file (absolute path), or of every file the editor knows of. */
+  problems?(path?: string): Promise<Problem[]>;
+  /**
+   * The problems of a file the editor just wrote, once its language server has had a moment to
+   * look (it waits for the file's problems to change, a few seconds at most); undefined when no
+   * language server said anything in that time and the file has no problems known.
+   */
+  problemsAfterWrite?(path: string): Promise<Problem[] | undefined>;
+  /** Where the symbol at `at` is defined. */
+  definition?(at: Place): Promise<Place[]>;
+  /** Where the symbol at `at` is used (its declaration included). */
+  references?(at: Place): Promise<Place[]>;
+  /** The symbols declared in a file, outline order. */
+  fileSymbols?(path: string): Promise<CodeSymbol[]>;
+  /** The workspace's symbols whose names match `query`. */
+  workspaceSymbols?(query: string): Promise<CodeSymbol[]>;
+  /** The git diff of the workspace's repository as patch text; throws a clear message without git or a repository. */
+  gitDiff?(of: DiffOf, signal: AbortSignal): Promise<string>;
 }
 
 /** The place the tools work in. */

@@ -6,3 +6,5 @@ export type { Command, Editor, NewFile, Proposal, Ran, Verdict, Workspace } from
 export type { Exclude } from "./ignore";
 export { inside, PathError, shown } from "./paths";
 export { fetchPage, type Page, type PageOptions, type Source } from "./page";
+export { commitPrompt, commitMessageOf } from "./git";
+export { fixPrompt, type ToFix } from "./problems";

@@ -9,6 +9,9 @@ import { openFileTool, readOutputTool, runCommandTool, stopCommandTool } from ".
 import type { Exclude } from "./ignore";
 import { listFilesTool } from "./list";
 import { fetchPageTool } from "./page";
+import { gitDiffTool } from "./git";
+import { problemsTool } from "./problems";
+import { definitionTool, referencesTool, symbolsTool } from "./symbols";
 import { readFileTool } from "./read";
 import { searchTextTool } from "./search";
 
@@ -35,8 +38,9 @@ export interface WorkspaceOptions {
 
 /**
  * The tools of a workspace: read_file, list_files, search_text and fetch_page always; open_file
- * with an editor; propose_edit, create_file and run_command only in a trusted workspace, with
- * read_output and stop_command where the editor starts background commands.
+ * with an editor, and problems, definition, references and symbols where it offers them; git_diff, propose_edit,
+ * create_file and run_command only in a trusted workspace, with read_output and stop_command where
+ * the editor starts background commands.
  */
 export function workspaceTools(options: WorkspaceOptions): Tool[] {
   const workspace = { root: options.root, editor: options.editor };
@@ -50,6 +54,13 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
   const editor = options.editor;
   if (!editor) return tools;
   tools.push(openFileTool(workspace, editor));
+  // What the editor knows (problems, language features, git), offered where the editor can tell it.
+  if (editor.problems) tools.push(problemsTool(workspace, editor));
+  if (editor.definition) tools.push(definitionTool(workspace, editor));
+  if (editor.references) tools.push(referencesTool(workspace, editor));
+  if (editor.fileSymbols || editor.workspaceSymbols) tools.push(symbolsTool(workspace, editor));
+  // Git obeys the repository's own configuration (external diff programs): only where the person trusts it.
+  if (editor.gitDiff && options.trusted) tools.push(gitDiffTool(workspace, editor));
   if (options.trusted) {
     // Background commands belong to this set of tools, made for one run: they end with it.
     const start = editor.start?.bind(editor);

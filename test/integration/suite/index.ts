@@ -29,6 +29,8 @@ export async function run(): Promise<void> {
     await import("./background.test");
     // Before cut.test, whose answer must still be streaming when the window goes away.
     await import("./pending.test");
+    // Before cut.test: that one leaves the panel's conversation streaming for the reload phase.
+    await import("./editor-tools.test");
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
