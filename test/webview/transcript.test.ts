@@ -93,6 +93,8 @@ describe("the transcript", () => {
     await panel.page.waitForFunction(
       () => document.querySelector('[data-item="c1.105"] .decision .question')?.textContent !== "",
     );
+    // The person scrolls to it (an item off screen is not laid out).
+    await asked.scrollIntoViewIfNeeded();
     assert.equal(await asked.innerText(), question);
     const call = panel.page.locator('[data-item="c1.105"] .decision');
     assert.deepEqual(await call.getByRole("button").allInnerTexts(), ["Allow", "Decline"]);
