@@ -7,10 +7,13 @@ import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import type { Exclude } from "./ignore";
 import { count } from "./words";
+import { RipgrepError, rgFiles } from "./ripgrep";
 import { scope, walk } from "./walk";
 
 /** Files one call lists at most. */
 export const MAX_FILES = 500;
+/** How long ripgrep may list before the answer is what it found. */
+const LIST_MS = 10_000;
 
 const input = z.object({
   glob: z
@@ -29,20 +32,37 @@ export async function listFiles(
   glob = "**/*",
   limit = MAX_FILES,
   signal?: AbortSignal,
+  ripgrep?: string,
 ): Promise<string> {
   const pattern = await scope(workspace.root, glob);
   const test = globTest(pattern);
   const found: string[] = [];
   let more = false;
-  const walked = await walk(workspace.root, { base: baseOf(pattern), exclude, signal }, (file) => {
-    if (!test(file.path)) return true;
+  const each = (path: string): boolean => {
+    if (!test(path)) return true;
     if (found.length === limit) {
       more = true;
       return false;
     }
-    found.push(file.path);
+    found.push(path);
     return true;
-  });
+  };
+  const base = baseOf(pattern);
+  let walked = { stopped: false };
+  const listed = ripgrep
+    ? await rgFiles(
+        ripgrep,
+        workspace.root,
+        { base, glob: pattern, exclude, deadlineMs: LIST_MS, signal },
+        async (path) => each(path),
+      ).catch((error: NodeJS.ErrnoException) => {
+        // A ripgrep that is not there (or does not run) leaves the walk below to list.
+        if (error instanceof RipgrepError || error.code === "ENOENT") return undefined;
+        throw error;
+      })
+    : undefined;
+  if (listed) walked = { stopped: listed.late };
+  else walked = await walk(workspace.root, { base, exclude, signal }, (file) => each(file.path));
   if (found.length === 0) {
     const note = walked.stopped ? " among the files looked at before the walk stopped" : "";
     return `No file matches ${pattern}${note} (files ignored by .gitignore or files.exclude, and node_modules and .git, are not listed).`;
@@ -58,12 +78,12 @@ export async function listFiles(
 }
 
 /** The `list_files` tool of `workspace`, leaving out what `exclude` (the editor's files.exclude) and .gitignore do. */
-export function listFilesTool(workspace: Workspace, exclude: Exclude): Tool {
+export function listFilesTool(workspace: Workspace, exclude: Exclude, ripgrep?: string): Tool {
   return tool(
     "list_files",
     "Lists the workspace's files matching a glob (paths relative to the root). Files ignored by .gitignore or files.exclude, node_modules and .git are left out unless the glob starts inside them.",
     input,
-    ({ glob, limit }, signal) => listFiles(workspace, exclude, glob, limit, signal),
+    ({ glob, limit }, signal) => listFiles(workspace, exclude, glob, limit, signal, ripgrep),
     { readOnly: true, timeoutMs: 30_000 },
   );
 }

@@ -7,8 +7,8 @@ import type { Tool } from "../../agent/types";
 import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import type { Exclude } from "./ignore";
-import { binary } from "./lines";
-import { Matcher, StoppedError } from "./matcher";
+import { LINE_SEARCHED, Matcher, StoppedError, type Hit } from "./matcher";
+import { RipgrepError, rgSearch, type Line } from "./ripgrep";
 import { count, size } from "./words";
 import { scope, walk, type Walked } from "./walk";
 
@@ -102,11 +102,125 @@ export interface Searched {
   notes: string[];
 }
 
-/** How long a search may run, and its caller's stop. */
+/** How long a search may run, its caller's stop, and the ripgrep to run it with. */
 export interface SearchLimits {
   /** Milliseconds before the search stops and answers what it found (default SEARCH_MS). */
   deadlineMs?: number;
   signal?: AbortSignal;
+  /** The ripgrep binary (VS Code's); without it the files are walked and matched here. */
+  ripgrep?: string;
+}
+
+/** The notes on what a search left out. */
+function notesOf(
+  maxResults: number,
+  deadlineMs: number,
+  s: { capped: boolean; late: boolean; searched?: number; stopped: boolean; large: number },
+): string[] {
+  const notes: string[] = [];
+  if (s.capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
+  if (s.late) {
+    const searched = s.searched === undefined ? "" : `; ${count(s.searched, "file")} searched`;
+    notes.push(
+      `[The search stopped at its ${deadlineMs / 1000} s deadline${searched}; narrow the pattern or the folder.]`,
+    );
+  }
+  if (s.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
+  if (s.large) {
+    const were = s.large === 1 ? "was" : "were";
+    notes.push(`[${count(s.large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
+  }
+  return notes;
+}
+
+/**
+ * The search through ripgrep: it walks and finds the lines; each line is then matched again here
+ * (a literal on this thread, a regular expression in the worker), so a line counts only when the
+ * JavaScript expression the Node path uses matches it too, within the same first LINE_SEARCHED characters.
+ */
+async function findWithRipgrep(
+  rg: string,
+  workspace: Workspace,
+  exclude: Exclude,
+  query: SearchQuery,
+  expression: RegExp,
+  glob: string,
+  limits: SearchLimits,
+): Promise<Searched> {
+  const { maxResults } = query;
+  const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
+  const test = globTest(glob);
+  const matches: Match[] = [];
+  let large = 0;
+  let capped = false;
+  let matcher: Matcher | undefined;
+  /** The lines of one file the expression matches, as the Node path would find them. */
+  const confirm = async (lines: Line[]): Promise<Hit[]> => {
+    const texts = lines.map((l) => (l.text.length > LINE_SEARCHED ? l.text.slice(0, LINE_SEARCHED) : l.text));
+    if (!query.regex) {
+      const hits: Hit[] = [];
+      texts.forEach((text, i) => {
+        const found = expression.exec(text);
+        if (found) hits.push({ line: lines[i].line, at: found.index, text });
+      });
+      return hits;
+    }
+    // A regular expression may backtrack for ever: it runs in the worker, stopped at the deadline.
+    matcher ??= new Matcher(expression);
+    const hits: Hit[] = [];
+    await matcher.match(texts, texts.length, (found, i) => {
+      if (found[0]) hits.push({ ...found[0], line: lines[i].line });
+    });
+    return hits;
+  };
+  const stopMatcher = () => void matcher?.stop();
+  const clock = setTimeout(stopMatcher, deadlineMs);
+  limits.signal?.addEventListener("abort", stopMatcher, { once: true });
+  let late = false;
+  try {
+    const ran = await rgSearch(
+      rg,
+      workspace.root,
+      {
+        ...query,
+        base: baseOf(glob),
+        glob,
+        exclude,
+        maxFileBytes: MAX_FILE_BYTES,
+        deadlineMs,
+        signal: limits.signal,
+      },
+      async (path, lines) => {
+        if (!test(path)) return true;
+        let hits: Hit[];
+        try {
+          hits = await confirm(lines);
+        } catch (error) {
+          if (!(error instanceof StoppedError)) throw error;
+          late = !limits.signal?.aborted;
+          return false;
+        }
+        for (const hit of hits) {
+          if (matches.length === maxResults) {
+            capped = true;
+            return false;
+          }
+          matches.push({ path, line: hit.line, text: clipLine(hit.text.replace(/\r$/, ""), hit.at) });
+        }
+        return true;
+      },
+      (path) => {
+        if (test(path)) large++;
+      },
+    );
+    late ||= ran.late;
+  } finally {
+    clearTimeout(clock);
+    limits.signal?.removeEventListener("abort", stopMatcher);
+    await matcher?.stop();
+  }
+  limits.signal?.throwIfAborted();
+  return { glob, matches, notes: notesOf(maxResults, deadlineMs, { capped, late, stopped: false, large }) };
 }
 
 /**
@@ -123,6 +237,14 @@ export async function findMatches(
   const { maxResults, signal } = { ...query, ...limits };
   const expression = pattern(query.query, query.regex, query.caseSensitive);
   const glob = await scope(workspace.root, query.glob);
+  if (limits.ripgrep) {
+    try {
+      return await findWithRipgrep(limits.ripgrep, workspace, exclude, query, expression, glob, limits);
+    } catch (error) {
+      // A pattern ripgrep cannot read (or a binary that does not run) is searched here instead.
+      if (!(error instanceof RipgrepError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
   const test = globTest(glob);
   const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
   const matches: Match[] = [];
@@ -182,7 +304,8 @@ export async function findMatches(
       }
       // Only a regular file is opened (a path swapped for a named pipe would block the read).
       const data = await readRegular(file.absolute).catch(() => undefined);
-      if (!data || binary(data)) return true;
+      // A NUL byte anywhere makes a file binary: ripgrep stops at the first one, so both paths agree.
+      if (!data || data.includes(0)) return true;
       const text = data.toString("utf8");
       batch.paths.push(file.path);
       batch.texts.push(text);
@@ -197,18 +320,7 @@ export async function findMatches(
     await matcher?.stop();
   }
   signal?.throwIfAborted();
-  const notes: string[] = [];
-  if (capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
-  if (late) {
-    notes.push(
-      `[The search stopped at its ${deadlineMs / 1000} s deadline; ${count(searched, "file")} searched; narrow the pattern or the folder.]`,
-    );
-  }
-  if (walked.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
-  if (large) {
-    const were = large === 1 ? "was" : "were";
-    notes.push(`[${count(large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
-  }
+  const notes = notesOf(maxResults, deadlineMs, { capped, late, searched, stopped: walked.stopped, large });
   return { glob, matches, notes };
 }
 
@@ -234,13 +346,13 @@ export async function searchText(
   return [head, ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`), ...notes].join("\n");
 }
 
-/** The `search_text` tool of `workspace`, searching what list_files would list. */
-export function searchTextTool(workspace: Workspace, exclude: Exclude): Tool {
+/** The `search_text` tool of `workspace`, searching what list_files would list (through `ripgrep` when given). */
+export function searchTextTool(workspace: Workspace, exclude: Exclude, ripgrep?: string): Tool {
   return tool(
     "search_text",
     "Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.",
     input,
-    (options, signal) => searchText(workspace, exclude, options, { signal }),
+    (options, signal) => searchText(workspace, exclude, options, { signal, ripgrep }),
     { readOnly: true, timeoutMs: 30_000 },
   );
 }

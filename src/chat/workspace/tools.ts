@@ -24,6 +24,8 @@ export interface WorkspaceOptions {
   trusted: boolean;
   /** The editor's `files.exclude`. */
   exclude?: Exclude;
+  /** The ripgrep binary list_files and search_text run (VS Code's); without it they walk in Node. */
+  ripgrep?: string;
   /** fetch_page may reach private addresses (this computer, the local network). */
   allowPrivate?: boolean;
   /** Resolves host names for fetch_page (tests give their own). */
@@ -41,8 +43,8 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
   const exclude = options.exclude ?? {};
   const tools = [
     readFileTool(workspace),
-    listFilesTool(workspace, exclude),
-    searchTextTool(workspace, exclude),
+    listFilesTool(workspace, exclude, options.ripgrep),
+    searchTextTool(workspace, exclude, options.ripgrep),
     fetchPageTool({ allowPrivate: options.allowPrivate, lookup: options.lookup, setting: options.setting }),
   ];
   const editor = options.editor;
