@@ -62,6 +62,8 @@ export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
         editor,
         trusted: vscode.workspace.isTrusted,
         exclude: vscode.workspace.getConfiguration("files").get("exclude") ?? {},
+        // VS Code's own ripgrep searches; without one the tools walk the folder in Node.
+        ripgrep: workspace.ripgrepUnder(vscode.env.appRoot),
         allowPrivate: settings().allowPrivate,
         setting: "tandem.plugins.allowPrivateAddresses",
       })

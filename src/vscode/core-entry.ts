@@ -18,7 +18,7 @@ export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
 export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
-export { workspaceTools, describeCall, inside, ALWAYS_ASK } from "../chat/workspace/index";
+export { workspaceTools, describeCall, inside, ALWAYS_ASK, ripgrepUnder } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
 export { offered } from "../chat/approval";
 export { approveWith, allowanceOf } from "../chat/judge";

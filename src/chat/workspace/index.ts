@@ -5,4 +5,5 @@ export { describeCall } from "./describe";
 export type { Command, Editor, NewFile, Proposal, Ran, Verdict, Workspace } from "./editor";
 export type { Exclude } from "./ignore";
 export { inside, PathError, shown } from "./paths";
+export { ripgrepUnder } from "./ripgrep";
 export { fetchPage, type Page, type PageOptions, type Source } from "./page";
