@@ -6,6 +6,7 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
+import { folderOf, named, type Folder } from "./folders";
 import type { Exclude } from "./ignore";
 import { LINE_SEARCHED, Matcher, StoppedError, type Hit } from "./matcher";
 import { RipgrepError, rgSearch, type Line } from "./ripgrep";
@@ -324,21 +325,19 @@ export async function findMatches(
   return { glob, matches, notes };
 }
 
-/** The lines matching the query in the workspace's text files, as `path:line: text`, capped. */
-export async function searchText(
-  workspace: Workspace,
-  exclude: Exclude,
-  options: SearchInput,
-  limits: SearchLimits = {},
-): Promise<string> {
-  const query: SearchQuery = {
+/** A search's input with its defaults. */
+function queryOf(options: SearchInput): SearchQuery {
+  return {
     query: options.query,
     regex: options.regex ?? false,
     glob: options.glob ?? "**/*",
     caseSensitive: options.caseSensitive ?? false,
     maxResults: options.maxResults ?? MAX_MATCHES,
   };
-  const { glob, matches, notes } = await findMatches(workspace, exclude, query, limits);
+}
+
+/** A search's answer as the tool gives it. */
+function searchedText(query: SearchQuery, { glob, matches, notes }: Searched): string {
   const what = query.regex ? `/${query.query}/` : JSON.stringify(query.query);
   if (matches.length === 0) return [`No match for ${what} in ${glob}.`, ...notes].join("\n");
   const files = new Set(matches.map((m) => m.path)).size;
@@ -346,13 +345,68 @@ export async function searchText(
   return [head, ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`), ...notes].join("\n");
 }
 
-/** The `search_text` tool of `workspace`, searching what list_files would list (through `ripgrep` when given). */
-export function searchTextTool(workspace: Workspace, exclude: Exclude, ripgrep?: string): Tool {
+/** The lines matching the query in the workspace's text files, as `path:line: text`, capped. */
+export async function searchText(
+  workspace: Workspace,
+  exclude: Exclude,
+  options: SearchInput,
+  limits: SearchLimits = {},
+): Promise<string> {
+  const query = queryOf(options);
+  return searchedText(query, await findMatches(workspace, exclude, query, limits));
+}
+
+/**
+ * The matching lines of every folder, named by folder (`api/src/a.ts`), capped in all: a glob that
+ * starts with a folder's name searches that folder only.
+ */
+export async function searchTextIn(
+  folders: Folder[],
+  exclude: Exclude,
+  options: SearchInput,
+  limits: SearchLimits = {},
+): Promise<string> {
+  const query = queryOf(options);
+  const one = folderOf(folders, query.glob);
+  const asked = one ? [one] : folders.map((folder) => ({ folder, path: query.glob }));
+  const all: Searched = { glob: query.glob, matches: [], notes: [] };
+  let capped = false;
+  for (const { folder, path } of asked) {
+    const room = query.maxResults - all.matches.length;
+    if (room === 0) {
+      capped = true;
+      break;
+    }
+    const found = await findMatches(
+      { root: folder.root },
+      exclude,
+      { ...query, glob: path, maxResults: room },
+      limits,
+    );
+    all.glob = one ? named(folders, folder, found.glob) : found.glob;
+    all.matches.push(...found.matches.map((m) => ({ ...m, path: named(folders, folder, m.path) })));
+    for (const note of found.notes) {
+      // The cap is said once, of all folders.
+      if (note.startsWith("[Stopped at ")) capped = true;
+      else if (!all.notes.includes(note)) all.notes.push(note);
+    }
+  }
+  if (capped)
+    all.notes.unshift(...notesOf(query.maxResults, 0, { capped, late: false, stopped: false, large: 0 }));
+  return searchedText(query, all);
+}
+
+/** The `search_text` tool of the workspace's folders, searching what list_files would list (through `ripgrep` when given). */
+export function searchTextTool(folders: Folder[], exclude: Exclude, ripgrep?: string): Tool {
+  const several =
+    folders.length > 1
+      ? ` The workspace has several folders (${folders.map((f) => f.name).join(", ")}): paths start with the folder's name, and a glob that does searches that folder only.`
+      : "";
   return tool(
     "search_text",
-    "Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.",
+    `Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.${several}`,
     input,
-    (options, signal) => searchText(workspace, exclude, options, { signal, ripgrep }),
+    (options, signal) => searchTextIn(folders, exclude, options, { signal, ripgrep }),
     { readOnly: true, timeoutMs: 30_000 },
   );
 }

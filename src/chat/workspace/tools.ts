@@ -3,7 +3,8 @@
 import type { Tool } from "../../agent/types";
 import type { Lookup } from "../address";
 import { createFileTool, proposeEditTool } from "./edit";
-import type { Editor } from "./editor";
+import type { Editor, Workspace } from "./editor";
+import { nameFolders, routed, type Folder } from "./folders";
 import { openFileTool, runCommandTool } from "./command";
 import type { Exclude } from "./ignore";
 import { listFilesTool } from "./list";
@@ -16,8 +17,10 @@ export const ALWAYS_ASK = new Set(["run_command"]);
 
 /** What the workspace tools are made from. */
 export interface WorkspaceOptions {
-  /** The workspace folder (absolute). */
+  /** The workspace folder (absolute): the first one when `folders` names several. */
   root: string;
+  /** Every folder of a multi-root workspace, with the names paths start with (default: `root` alone). */
+  folders?: { root: string; name?: string }[];
   /** The editor that opens, proposes, creates and runs; without one those tools are not offered. */
   editor?: Editor;
   /** The person trusts the workspace: only then are tools that write or run offered. */
@@ -39,22 +42,28 @@ export interface WorkspaceOptions {
  * with an editor; propose_edit, create_file and run_command only in a trusted workspace.
  */
 export function workspaceTools(options: WorkspaceOptions): Tool[] {
-  const workspace = { root: options.root, editor: options.editor };
+  const folders = nameFolders(options.folders?.length ? options.folders : [{ root: options.root }]);
   const exclude = options.exclude ?? {};
+  /** A tool made once per folder, each guarded inside its own folder, routed by its `key` argument. */
+  const each = (key: string, make: (workspace: Workspace) => Tool, fallback?: Folder): Tool => {
+    const tools = new Map(folders.map((f) => [f, make({ root: f.root, editor: options.editor })]));
+    return folders.length === 1 ? (tools.get(folders[0]) as Tool) : routed(folders, tools, key, fallback);
+  };
   const tools = [
-    readFileTool(workspace),
-    listFilesTool(workspace, exclude, options.ripgrep),
-    searchTextTool(workspace, exclude, options.ripgrep),
+    each("path", readFileTool),
+    listFilesTool(folders, exclude, options.ripgrep),
+    searchTextTool(folders, exclude, options.ripgrep),
     fetchPageTool({ allowPrivate: options.allowPrivate, lookup: options.lookup, setting: options.setting }),
   ];
   const editor = options.editor;
   if (!editor) return tools;
-  tools.push(openFileTool(workspace, editor));
+  tools.push(each("path", (w) => openFileTool(w, editor)));
   if (options.trusted) {
     tools.push(
-      proposeEditTool(workspace, editor),
-      createFileTool(workspace, editor),
-      runCommandTool(workspace, editor),
+      each("path", (w) => proposeEditTool(w, editor)),
+      each("path", (w) => createFileTool(w, editor)),
+      // A command without a folder runs in the first one.
+      each("cwd", (w) => runCommandTool(w, editor), folders[0]),
     );
   }
   return tools;
