@@ -24,6 +24,13 @@ export function workspaceRoot(): string | undefined {
   return folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
 }
 
+/** Every folder of the workspace on disk, with its name (the tools name paths by folder when there are several). */
+export function workspaceFolders(): { root: string; name: string }[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === "file")
+    .map((folder) => ({ root: folder.uri.fsPath, name: folder.name }));
+}
+
 /** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
 function editorTools(): Tool[] {
   return vscode.lm.tools
@@ -59,9 +66,12 @@ export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
   const own = root
     ? workspace.workspaceTools({
         root,
+        folders: workspaceFolders(),
         editor,
         trusted: vscode.workspace.isTrusted,
         exclude: vscode.workspace.getConfiguration("files").get("exclude") ?? {},
+        // VS Code's own ripgrep searches; without one the tools walk the folder in Node.
+        ripgrep: workspace.ripgrepUnder(vscode.env.appRoot),
         allowPrivate: settings().allowPrivate,
         setting: "tandem.plugins.allowPrivateAddresses",
       })
@@ -128,9 +138,19 @@ export async function openConversations(
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
       if (keptFile) return keptFile;
-      const root = workspaceRoot();
-      if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
-      const full = await workspace.inside(root, path);
+      const roots = workspaceFolders().map((folder) => folder.root);
+      if (!roots.length) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
+      // A file of any folder of the workspace can be attached; the first folder that holds it decides.
+      let full: string | undefined;
+      let refused: unknown;
+      for (const root of roots) {
+        full = await workspace.inside(root, path).catch((error: unknown) => {
+          refused = error;
+          return undefined;
+        });
+        if (full) break;
+      }
+      if (!full) throw refused;
       const { size, type } = await vscode.workspace.fs.stat(vscode.Uri.file(full));
       // A named pipe or a device (type Unknown) would block the read that attaches it.
       if (!(type & vscode.FileType.File))

@@ -27,6 +27,7 @@ export {
   commitPrompt,
   commitMessageOf,
   fixPrompt,
+  ripgrepUnder,
 } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
 export { offered } from "../chat/approval";

@@ -5,6 +5,7 @@ export { describeCall } from "./describe";
 export type { Command, Editor, NewFile, Proposal, Ran, Verdict, Workspace } from "./editor";
 export type { Exclude } from "./ignore";
 export { inside, PathError, shown } from "./paths";
+export { ripgrepUnder } from "./ripgrep";
 export { fetchPage, type Page, type PageOptions, type Source } from "./page";
 export { commitPrompt, commitMessageOf } from "./git";
 export { fixPrompt, type ToFix } from "./problems";

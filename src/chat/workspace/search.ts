@@ -6,9 +6,10 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
+import { folderOf, named, type Folder } from "./folders";
 import type { Exclude } from "./ignore";
-import { binary } from "./lines";
-import { Matcher, StoppedError } from "./matcher";
+import { LINE_SEARCHED, Matcher, StoppedError, type Hit } from "./matcher";
+import { RipgrepError, rgSearch, type Line } from "./ripgrep";
 import { count, size } from "./words";
 import { scope, walk, type Walked } from "./walk";
 
@@ -102,11 +103,125 @@ export interface Searched {
   notes: string[];
 }
 
-/** How long a search may run, and its caller's stop. */
+/** How long a search may run, its caller's stop, and the ripgrep to run it with. */
 export interface SearchLimits {
   /** Milliseconds before the search stops and answers what it found (default SEARCH_MS). */
   deadlineMs?: number;
   signal?: AbortSignal;
+  /** The ripgrep binary (VS Code's); without it the files are walked and matched here. */
+  ripgrep?: string;
+}
+
+/** The notes on what a search left out. */
+function notesOf(
+  maxResults: number,
+  deadlineMs: number,
+  s: { capped: boolean; late: boolean; searched?: number; stopped: boolean; large: number },
+): string[] {
+  const notes: string[] = [];
+  if (s.capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
+  if (s.late) {
+    const searched = s.searched === undefined ? "" : `; ${count(s.searched, "file")} searched`;
+    notes.push(
+      `[The search stopped at its ${deadlineMs / 1000} s deadline${searched}; narrow the pattern or the folder.]`,
+    );
+  }
+  if (s.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
+  if (s.large) {
+    const were = s.large === 1 ? "was" : "were";
+    notes.push(`[${count(s.large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
+  }
+  return notes;
+}
+
+/**
+ * The search through ripgrep: it walks and finds the lines; each line is then matched again here
+ * (a literal on this thread, a regular expression in the worker), so a line counts only when the
+ * JavaScript expression the Node path uses matches it too, within the same first LINE_SEARCHED characters.
+ */
+async function findWithRipgrep(
+  rg: string,
+  workspace: Workspace,
+  exclude: Exclude,
+  query: SearchQuery,
+  expression: RegExp,
+  glob: string,
+  limits: SearchLimits,
+): Promise<Searched> {
+  const { maxResults } = query;
+  const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
+  const test = globTest(glob);
+  const matches: Match[] = [];
+  let large = 0;
+  let capped = false;
+  let matcher: Matcher | undefined;
+  /** The lines of one file the expression matches, as the Node path would find them. */
+  const confirm = async (lines: Line[]): Promise<Hit[]> => {
+    const texts = lines.map((l) => (l.text.length > LINE_SEARCHED ? l.text.slice(0, LINE_SEARCHED) : l.text));
+    if (!query.regex) {
+      const hits: Hit[] = [];
+      texts.forEach((text, i) => {
+        const found = expression.exec(text);
+        if (found) hits.push({ line: lines[i].line, at: found.index, text });
+      });
+      return hits;
+    }
+    // A regular expression may backtrack for ever: it runs in the worker, stopped at the deadline.
+    matcher ??= new Matcher(expression);
+    const hits: Hit[] = [];
+    await matcher.match(texts, texts.length, (found, i) => {
+      if (found[0]) hits.push({ ...found[0], line: lines[i].line });
+    });
+    return hits;
+  };
+  const stopMatcher = () => void matcher?.stop();
+  const clock = setTimeout(stopMatcher, deadlineMs);
+  limits.signal?.addEventListener("abort", stopMatcher, { once: true });
+  let late = false;
+  try {
+    const ran = await rgSearch(
+      rg,
+      workspace.root,
+      {
+        ...query,
+        base: baseOf(glob),
+        glob,
+        exclude,
+        maxFileBytes: MAX_FILE_BYTES,
+        deadlineMs,
+        signal: limits.signal,
+      },
+      async (path, lines) => {
+        if (!test(path)) return true;
+        let hits: Hit[];
+        try {
+          hits = await confirm(lines);
+        } catch (error) {
+          if (!(error instanceof StoppedError)) throw error;
+          late = !limits.signal?.aborted;
+          return false;
+        }
+        for (const hit of hits) {
+          if (matches.length === maxResults) {
+            capped = true;
+            return false;
+          }
+          matches.push({ path, line: hit.line, text: clipLine(hit.text.replace(/\r$/, ""), hit.at) });
+        }
+        return true;
+      },
+      (path) => {
+        if (test(path)) large++;
+      },
+    );
+    late ||= ran.late;
+  } finally {
+    clearTimeout(clock);
+    limits.signal?.removeEventListener("abort", stopMatcher);
+    await matcher?.stop();
+  }
+  limits.signal?.throwIfAborted();
+  return { glob, matches, notes: notesOf(maxResults, deadlineMs, { capped, late, stopped: false, large }) };
 }
 
 /**
@@ -123,6 +238,14 @@ export async function findMatches(
   const { maxResults, signal } = { ...query, ...limits };
   const expression = pattern(query.query, query.regex, query.caseSensitive);
   const glob = await scope(workspace.root, query.glob);
+  if (limits.ripgrep) {
+    try {
+      return await findWithRipgrep(limits.ripgrep, workspace, exclude, query, expression, glob, limits);
+    } catch (error) {
+      // A pattern ripgrep cannot read (or a binary that does not run) is searched here instead.
+      if (!(error instanceof RipgrepError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
   const test = globTest(glob);
   const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
   const matches: Match[] = [];
@@ -182,7 +305,8 @@ export async function findMatches(
       }
       // Only a regular file is opened (a path swapped for a named pipe would block the read).
       const data = await readRegular(file.absolute).catch(() => undefined);
-      if (!data || binary(data)) return true;
+      // A NUL byte anywhere makes a file binary: ripgrep stops at the first one, so both paths agree.
+      if (!data || data.includes(0)) return true;
       const text = data.toString("utf8");
       batch.paths.push(file.path);
       batch.texts.push(text);
@@ -197,19 +321,28 @@ export async function findMatches(
     await matcher?.stop();
   }
   signal?.throwIfAborted();
-  const notes: string[] = [];
-  if (capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
-  if (late) {
-    notes.push(
-      `[The search stopped at its ${deadlineMs / 1000} s deadline; ${count(searched, "file")} searched; narrow the pattern or the folder.]`,
-    );
-  }
-  if (walked.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
-  if (large) {
-    const were = large === 1 ? "was" : "were";
-    notes.push(`[${count(large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
-  }
+  const notes = notesOf(maxResults, deadlineMs, { capped, late, searched, stopped: walked.stopped, large });
   return { glob, matches, notes };
+}
+
+/** A search's input with its defaults. */
+function queryOf(options: SearchInput): SearchQuery {
+  return {
+    query: options.query,
+    regex: options.regex ?? false,
+    glob: options.glob ?? "**/*",
+    caseSensitive: options.caseSensitive ?? false,
+    maxResults: options.maxResults ?? MAX_MATCHES,
+  };
+}
+
+/** A search's answer as the tool gives it. */
+function searchedText(query: SearchQuery, { glob, matches, notes }: Searched): string {
+  const what = query.regex ? `/${query.query}/` : JSON.stringify(query.query);
+  if (matches.length === 0) return [`No match for ${what} in ${glob}.`, ...notes].join("\n");
+  const files = new Set(matches.map((m) => m.path)).size;
+  const head = `${count(matches.length, "match", "matches")} for ${what} in ${count(files, "file")}:`;
+  return [head, ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`), ...notes].join("\n");
 }
 
 /** The lines matching the query in the workspace's text files, as `path:line: text`, capped. */
@@ -219,28 +352,61 @@ export async function searchText(
   options: SearchInput,
   limits: SearchLimits = {},
 ): Promise<string> {
-  const query: SearchQuery = {
-    query: options.query,
-    regex: options.regex ?? false,
-    glob: options.glob ?? "**/*",
-    caseSensitive: options.caseSensitive ?? false,
-    maxResults: options.maxResults ?? MAX_MATCHES,
-  };
-  const { glob, matches, notes } = await findMatches(workspace, exclude, query, limits);
-  const what = query.regex ? `/${query.query}/` : JSON.stringify(query.query);
-  if (matches.length === 0) return [`No match for ${what} in ${glob}.`, ...notes].join("\n");
-  const files = new Set(matches.map((m) => m.path)).size;
-  const head = `${count(matches.length, "match", "matches")} for ${what} in ${count(files, "file")}:`;
-  return [head, ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`), ...notes].join("\n");
+  const query = queryOf(options);
+  return searchedText(query, await findMatches(workspace, exclude, query, limits));
 }
 
-/** The `search_text` tool of `workspace`, searching what list_files would list. */
-export function searchTextTool(workspace: Workspace, exclude: Exclude): Tool {
+/**
+ * The matching lines of every folder, named by folder (`api/src/a.ts`), capped in all: a glob that
+ * starts with a folder's name searches that folder only.
+ */
+export async function searchTextIn(
+  folders: Folder[],
+  exclude: Exclude,
+  options: SearchInput,
+  limits: SearchLimits = {},
+): Promise<string> {
+  const query = queryOf(options);
+  const one = folderOf(folders, query.glob);
+  const asked = one ? [one] : folders.map((folder) => ({ folder, path: query.glob }));
+  const all: Searched = { glob: query.glob, matches: [], notes: [] };
+  let capped = false;
+  for (const { folder, path } of asked) {
+    const room = query.maxResults - all.matches.length;
+    if (room === 0) {
+      capped = true;
+      break;
+    }
+    const found = await findMatches(
+      { root: folder.root },
+      exclude,
+      { ...query, glob: path, maxResults: room },
+      limits,
+    );
+    all.glob = one ? named(folders, folder, found.glob) : found.glob;
+    all.matches.push(...found.matches.map((m) => ({ ...m, path: named(folders, folder, m.path) })));
+    for (const note of found.notes) {
+      // The cap is said once, of all folders.
+      if (note.startsWith("[Stopped at ")) capped = true;
+      else if (!all.notes.includes(note)) all.notes.push(note);
+    }
+  }
+  if (capped)
+    all.notes.unshift(...notesOf(query.maxResults, 0, { capped, late: false, stopped: false, large: 0 }));
+  return searchedText(query, all);
+}
+
+/** The `search_text` tool of the workspace's folders, searching what list_files would list (through `ripgrep` when given). */
+export function searchTextTool(folders: Folder[], exclude: Exclude, ripgrep?: string): Tool {
+  const several =
+    folders.length > 1
+      ? ` The workspace has several folders (${folders.map((f) => f.name).join(", ")}): paths start with the folder's name, and a glob that does searches that folder only.`
+      : "";
   return tool(
     "search_text",
-    "Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.",
+    `Searches the workspace's text files for a text or a regular expression and answers matching lines as path:line: text. Binary files, files over 1 MB and ignored files are skipped.${several}`,
     input,
-    (options, signal) => searchText(workspace, exclude, options, { signal }),
+    (options, signal) => searchTextIn(folders, exclude, options, { signal, ripgrep }),
     { readOnly: true, timeoutMs: 30_000 },
   );
 }

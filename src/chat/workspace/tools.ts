@@ -3,7 +3,8 @@
 import type { Tool } from "../../agent/types";
 import type { Lookup } from "../address";
 import { createFileTool, proposeEditTool } from "./edit";
-import type { Editor } from "./editor";
+import type { Editor, Workspace } from "./editor";
+import { nameFolders, routed, type Folder } from "./folders";
 import { Jobs } from "./background";
 import { openFileTool, readOutputTool, runCommandTool, stopCommandTool } from "./command";
 import type { Exclude } from "./ignore";
@@ -20,14 +21,18 @@ export const ALWAYS_ASK = new Set(["run_command"]);
 
 /** What the workspace tools are made from. */
 export interface WorkspaceOptions {
-  /** The workspace folder (absolute). */
+  /** The workspace folder (absolute): the first one when `folders` names several. */
   root: string;
+  /** Every folder of a multi-root workspace, with the names paths start with (default: `root` alone). */
+  folders?: { root: string; name?: string }[];
   /** The editor that opens, proposes, creates and runs; without one those tools are not offered. */
   editor?: Editor;
   /** The person trusts the workspace: only then are tools that write or run offered. */
   trusted: boolean;
   /** The editor's `files.exclude`. */
   exclude?: Exclude;
+  /** The ripgrep binary list_files and search_text run (VS Code's); without it they walk in Node. */
+  ripgrep?: string;
   /** fetch_page may reach private addresses (this computer, the local network). */
   allowPrivate?: boolean;
   /** Resolves host names for fetch_page (tests give their own). */
@@ -43,32 +48,40 @@ export interface WorkspaceOptions {
  * the editor starts background commands.
  */
 export function workspaceTools(options: WorkspaceOptions): Tool[] {
-  const workspace = { root: options.root, editor: options.editor };
+  const folders = nameFolders(options.folders?.length ? options.folders : [{ root: options.root }]);
   const exclude = options.exclude ?? {};
+  /** A tool made once per folder, each guarded inside its own folder, routed by its `key` argument. */
+  const each = (key: string, make: (workspace: Workspace) => Tool, fallback?: Folder): Tool => {
+    const tools = new Map(folders.map((f) => [f, make({ root: f.root, editor: options.editor })]));
+    return folders.length === 1 ? (tools.get(folders[0]) as Tool) : routed(folders, tools, key, fallback);
+  };
   const tools = [
-    readFileTool(workspace),
-    listFilesTool(workspace, exclude),
-    searchTextTool(workspace, exclude),
+    each("path", readFileTool),
+    listFilesTool(folders, exclude, options.ripgrep),
+    searchTextTool(folders, exclude, options.ripgrep),
     fetchPageTool({ allowPrivate: options.allowPrivate, lookup: options.lookup, setting: options.setting }),
   ];
   const editor = options.editor;
   if (!editor) return tools;
-  tools.push(openFileTool(workspace, editor));
-  // What the editor knows (problems, language features, git), offered where the editor can tell it.
-  if (editor.problems) tools.push(problemsTool(workspace, editor));
-  if (editor.definition) tools.push(definitionTool(workspace, editor));
-  if (editor.references) tools.push(referencesTool(workspace, editor));
-  if (editor.fileSymbols || editor.workspaceSymbols) tools.push(symbolsTool(workspace, editor));
+  tools.push(each("path", (w) => openFileTool(w, editor)));
+  // What the editor knows (problems, language features, git), offered where the editor can tell it;
+  // a call that names no file is answered for the first folder.
+  if (editor.problems) tools.push(each("path", (w) => problemsTool(w, editor), folders[0]));
+  if (editor.definition) tools.push(each("path", (w) => definitionTool(w, editor)));
+  if (editor.references) tools.push(each("path", (w) => referencesTool(w, editor)));
+  if (editor.fileSymbols || editor.workspaceSymbols)
+    tools.push(each("path", (w) => symbolsTool(w, editor), folders[0]));
   // Git obeys the repository's own configuration (external diff programs): only where the person trusts it.
-  if (editor.gitDiff && options.trusted) tools.push(gitDiffTool(workspace, editor));
+  if (editor.gitDiff && options.trusted) tools.push(each("path", (w) => gitDiffTool(w, editor), folders[0]));
   if (options.trusted) {
     // Background commands belong to this set of tools, made for one run: they end with it.
     const start = editor.start?.bind(editor);
     const jobs = start ? new Jobs(start) : undefined;
     tools.push(
-      proposeEditTool(workspace, editor),
-      createFileTool(workspace, editor),
-      runCommandTool(workspace, editor, jobs),
+      each("path", (w) => proposeEditTool(w, editor)),
+      each("path", (w) => createFileTool(w, editor)),
+      // A command without a folder runs in the first one.
+      each("cwd", (w) => runCommandTool(w, editor, jobs), folders[0]),
     );
     if (jobs) tools.push(readOutputTool(jobs), stopCommandTool(jobs));
   }

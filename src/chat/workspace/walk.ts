@@ -1,14 +1,13 @@
 /**
- * The files of a workspace folder, in name order, without what the ignore leaves out. Linked
- * folders are not entered (no loops, no way out); a linked file counts only when its real path
- * is inside the workspace.
+ * The files of a workspace folder, in path order, without what the ignore leaves out. Only
+ * regular files and folders count: a symbolic link is never followed (no loops, no way out).
  */
 
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { normalize, searchGlob } from "./glob";
 import { Ignore, SKIPPED, type Exclude } from "./ignore";
-import { inside, within } from "./paths";
+import { inside } from "./paths";
 
 /** A file found by `walk`. */
 export interface Found {
@@ -34,51 +33,43 @@ export interface Walked {
   stopped: boolean;
 }
 
-/** Calls `each` on every file under `base` in name order until it returns false; says if the budget ran out. */
+/** Calls `each` on every file under `base` in path order until it returns false; says if the budget ran out. */
 export async function walk(
   root: string,
   options: WalkOptions,
   each: (file: Found) => boolean | Promise<boolean>,
 ): Promise<Walked> {
   const ignore = await Ignore.of(root, options.exclude, options.base);
-  const realRoot = await realpath(root);
   const start = await inside(root, options.base);
   const startStat = await stat(start).catch(() => undefined);
   if (!startStat?.isDirectory()) return { stopped: false };
   let budget = options.budget ?? 50_000;
-  // A stack of folders still to read, the next one last, so files come out in name order.
-  const stack: { absolute: string; path: string }[] = [{ absolute: start, path: options.base }];
-  while (stack.length) {
+  type Folder = { absolute: string; path: string };
+  /** Walks one folder, entering each subfolder where its name falls; "stop", "budget" or "on". */
+  const visit = async (folder: Folder): Promise<"stop" | "budget" | "on"> => {
     options.signal?.throwIfAborted();
-    const folder = stack.pop() as { absolute: string; path: string };
     const entries = await readdir(folder.absolute, { withFileTypes: true }).catch(() => []);
+    // Files and folders together by name, as ripgrep's `--sort path` walks, so both paths list alike.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const folders: { absolute: string; path: string }[] = [];
     for (const entry of entries) {
-      if (--budget < 0) return { stopped: true };
+      if (--budget < 0) return "budget";
       const absolute = join(folder.absolute, entry.name);
       const path = folder.path ? `${folder.path}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (SKIPPED.has(entry.name) || (await ignore.ignores(path, true))) continue;
-        folders.push({ absolute, path });
+        const ended = await visit({ absolute, path });
+        if (ended !== "on") return ended;
         continue;
       }
-      let size: number;
-      if (entry.isSymbolicLink()) {
-        const target = await realpath(absolute).catch(() => undefined);
-        if (!target || !within(realRoot, target)) continue;
-        const s = await stat(target);
-        if (!s.isFile()) continue;
-        size = s.size;
-      } else if (entry.isFile()) {
-        size = (await lstat(absolute)).size;
-      } else continue;
+      // Only regular files: a link is not followed (in or out of the workspace), as ripgrep without --follow.
+      if (!entry.isFile()) continue;
       if (await ignore.ignores(path, false)) continue;
-      if (!(await each({ path, absolute, size }))) return { stopped: false };
+      const size = (await lstat(absolute)).size;
+      if (!(await each({ path, absolute, size }))) return "stop";
     }
-    for (const next of folders.reverse()) stack.push(next);
-  }
-  return { stopped: false };
+    return "on";
+  };
+  return { stopped: (await visit({ absolute: start, path: options.base })) === "budget" };
 }
 
 /** The glob to walk for what the model wrote: a folder's name means its files; see `searchGlob`. */

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Tool } from "../../../src/agent/types";
+import { ripgrepUnder } from "../../../src/chat/workspace/ripgrep";
 
 /** A fresh temp folder (its real path); `remove` deletes it. */
 export function folder(prefix = "tandem-ws-"): { path: string; remove: () => void } {
@@ -42,3 +43,26 @@ export async function refusal(promise: Promise<unknown>): Promise<string> {
     return (error as Error).message;
   }
 }
+
+/** The editor folder of the code-server the harness installs (scripts/vscode.mjs), where its ripgrep is. */
+const CODE_SERVER_APP = join(
+  dirname(dirname(dirname(__dirname))),
+  ".vscode-test/server/node_modules/code-server/lib/vscode",
+);
+
+/** The two ways list_files and search_text run: ripgrep as in VS Code, and the plain-Node walk. */
+export const searchPaths: { name: string; ripgrep: () => string | undefined }[] = [
+  { name: "plain Node", ripgrep: () => undefined },
+  {
+    name: "ripgrep",
+    ripgrep: () => {
+      const rg = ripgrepUnder(CODE_SERVER_APP);
+      if (!rg) {
+        throw new Error(
+          `No ripgrep under ${CODE_SERVER_APP}: the unit tests take VS Code's ripgrep from the code-server that \`npm test\` installs (scripts/vscode.mjs ensureCodeServer).`,
+        );
+      }
+      return rg;
+    },
+  },
+];
