@@ -6,6 +6,7 @@ import { usageLine } from "./usage";
 import type { FileRef } from "../src/protocol/messages";
 import { button, h, tokens } from "./dom";
 import type { Panel } from "./items";
+import { InstructionsSwitch } from "./instructions";
 
 export class Composer {
   readonly element = h("form", { class: "composer", "aria-label": "Message" });
@@ -25,6 +26,7 @@ export class Composer {
   private readonly meter = h("div", { class: "meter-slot" });
   private readonly notice = h("div", { class: "notice", role: "status" });
   private readonly action = h("span", { class: "action-slot" });
+  private readonly instructions: InstructionsSwitch;
   private attached: FileRef[] = [];
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
@@ -34,6 +36,7 @@ export class Composer {
     private readonly saved: () => void,
   ) {
     const attach = button("attach", "Attach files", () => panel.host.post({ type: "attach" }));
+    this.instructions = new InstructionsSwitch(panel);
     this.element.append(
       this.notice,
       this.files,
@@ -44,6 +47,7 @@ export class Composer {
         attach,
         this.assistant,
         this.model,
+        this.instructions.element,
         h("span", { class: "grow" }),
         this.meter,
         this.action,
@@ -128,6 +132,7 @@ export class Composer {
   refresh(): void {
     this.fillModels();
     this.fillAssistants();
+    this.instructions.refresh();
     const { store } = this.panel;
     const busy = store.busy;
     const current = this.action.firstElementChild;

@@ -25,7 +25,9 @@ import {
 } from "./runner-condense";
 import type { FileRef } from "../protocol/files";
 import { historyBefore, type Work } from "./runner-history";
-import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
+import { readInstructions, type Instructions } from "./instructions";
+import { inPlayOf, instructionsText, notesOf } from "./instructions-text";
+import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./runner-items";
 import { Tally } from "./runner-usage";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
@@ -77,14 +79,19 @@ export function assistantOf(store: Store, agent: string): Assistant {
   );
 }
 
-/** The instructions of a run: the assistant's, what it remembers of the person, and its plan. */
+/**
+ * The instructions of a run: the assistant's, the project's (the repository's files, as delimited
+ * text), what it remembers of the person, and its plan.
+ */
 export function instructionsOf(
   assistant: Assistant,
   memories: string[],
   plan: string,
   today: string,
+  project = "",
 ): string {
   const parts = [assistant.instructions.trim() || DEFAULT_INSTRUCTIONS, `Today is ${today}.`];
+  if (project.trim()) parts.push(project.trim());
   if (memories.length) {
     parts.push(
       "What you remember of the person (kept with your tool remember):\n" +
@@ -150,7 +157,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const conversation = store.get("conversations", chat);
   const assistant = assistantOf(store, conversation?.agent ?? "");
   const modelId = modelIdOf(work, assistant);
+  const firstKey = answerKey(work.item.id, nextIndex(store.items(chat), work.item.id));
   const written = new Answer(store, chat, work.item.id, modelId);
+  let project: Instructions | undefined;
   const compacting = isCompact(work.user);
   const first =
     !compacting && work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
@@ -203,11 +212,17 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
+    // The repository's files are text for the model; switched off for the conversation, none are read.
+    project =
+      conversation?.instructions === false || !host.roots
+        ? undefined
+        : await readInstructions(host.roots(), inPlayOf(items));
     a.instructions = instructionsOf(
       assistant,
       memories,
       planOf(items)?.text ?? "",
       new Date(now).toISOString().slice(0, 10),
+      instructionsText(project?.files ?? []),
     );
     const allowed = runs.allowed(chat);
     const rules: Rules = {
@@ -271,6 +286,10 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     }
     const usage = tally?.usage;
     if (usage && store.writable) written.usage(usage);
+    const notes = project ? notesOf(project) : [];
+    const opening = notes.length ? store.get("items", firstKey) : undefined;
+    // The chips of the files the answer was given, on its first item.
+    if (opening && store.writable) store.put("items", { ...opening, instructions: notes });
     const row = store.get("items", work.item.id);
     if (row && !row.done) store.put("items", { ...row, done: true });
   }

@@ -32,6 +32,8 @@ export interface Host {
   approvals?(): Readonly<Record<string, Setting>>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
+  /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */
+  roots?(): readonly string[];
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */

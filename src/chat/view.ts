@@ -118,6 +118,11 @@ export class PanelView {
           this.store.put("conversations", { ...row, title: m.title.trim().slice(0, 200) || row.title });
         return;
       }
+      case "instructions": {
+        const row = this.store.get("conversations", m.chat);
+        if (row) this.store.put("conversations", { ...row, instructions: m.on });
+        return;
+      }
       case "deleteChat":
         return this.deleteChat(m.chat);
       case "undoDelete":

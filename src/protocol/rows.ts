@@ -21,6 +21,8 @@ export interface Conversation {
   id: string;
   agent: string;
   title: string;
+  /** False when the person switched the project's instructions off for it (absent: on). */
+  instructions?: boolean;
 }
 
 /** What an item is: the person's message, the answer, its reasoning, a tool call, the plan, a failure, or a wish. */
@@ -51,6 +53,13 @@ export interface Usage {
 export type ItemState =
   "" | "running" | "approval" | "approved" | "declined" | "done" | "failed" | "interrupted";
 
+/** A project instructions file an answer was given (its note says when it was cut), or one left out and why. */
+export interface InstructionNote {
+  path: string;
+  given: boolean;
+  note: string;
+}
+
 /** One entry of a conversation's log, in the order of its key. */
 export interface Item {
   id: string;
@@ -67,6 +76,8 @@ export interface Item {
   done: boolean;
   /** On an answer's last text item: the tokens and cost of the whole answer. */
   usage?: Usage;
+  /** On an answer's first item: the project instructions files it was given. */
+  instructions?: InstructionNote[];
 }
 
 /** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */

@@ -63,6 +63,7 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("newChat") }).strict(),
   z.object({ type: z.literal("openChat"), chat: id }).strict(),
   z.object({ type: z.literal("rename"), chat: id, title: z.string().max(500) }).strict(),
+  z.object({ type: z.literal("instructions"), chat: id, on: z.boolean() }).strict(),
   z.object({ type: z.literal("deleteChat"), chat: id }).strict(),
   z.object({ type: z.literal("undoDelete"), chat: id }).strict(),
   z.object({ type: z.literal("saveAssistant"), assistant }).strict(),

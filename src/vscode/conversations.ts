@@ -120,6 +120,9 @@ export async function openConversations(
     },
     approvals: approvalSettings,
     root: workspaceRoot,
+    // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
+    roots: () =>
+      (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
     files: async (path, name) => {
       const root = workspaceRoot();
       if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
