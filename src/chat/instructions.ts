@@ -24,6 +24,16 @@ export const INSTRUCTION_LIMITS = {
   folderFiles: 50,
 };
 
+/**
+ * The limits for a model whose window is `window` tokens (0 unknown): at most a quarter of it (a
+ * token is about 4 bytes), so a small local model still has room for the conversation.
+ */
+export function instructionLimits(window: number): typeof INSTRUCTION_LIMITS {
+  if (window <= 0) return INSTRUCTION_LIMITS;
+  const totalBytes = Math.min(INSTRUCTION_LIMITS.totalBytes, window);
+  return { ...INSTRUCTION_LIMITS, totalBytes, fileBytes: Math.min(INSTRUCTION_LIMITS.fileBytes, totalBytes) };
+}
+
 /** One instructions file given to the model. */
 export interface InstructionFile {
   /** Its path as the person reads it: relative to its folder, with `/`; named by folder when there are several. */
@@ -145,7 +155,12 @@ async function candidatesOf(
   for (const rel of FIXED) {
     const kind = await kindOf(root, rel);
     // The scoped folder holds files with their own globs; a file of that name is nothing.
-    if (kind === "file" && rel !== SCOPED) out.push(rel);
+    // A refused one is read all the same, so that the refusal is noted.
+    if ((kind === "file" || kind === "refused") && rel !== SCOPED) out.push(rel);
+    if (kind === "refused" && rel === SCOPED) {
+      const why = await inside(root, rel).then(() => "it cannot be read", reason);
+      skipped.push({ path: label(rel), reason: why });
+    }
     if (kind !== "folder") continue;
     const suffix = rel === SCOPED ? ".instructions.md" : ".md";
     let names: string[];

@@ -25,7 +25,7 @@ import {
 } from "./runner-condense";
 import type { FileRef } from "../protocol/files";
 import { historyBefore, type Work } from "./runner-history";
-import { readInstructions, type Instructions } from "./instructions";
+import { instructionLimits, readInstructions, type Instructions } from "./instructions";
 import { inPlayOf, instructionsText, notesOf } from "./instructions-text";
 import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./runner-items";
 import { Tally } from "./runner-usage";
@@ -213,10 +213,11 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
     // The repository's files are text for the model; switched off for the conversation, none are read.
-    project =
-      conversation?.instructions === false || !host.roots
-        ? undefined
-        : await readInstructions(host.roots(), inPlayOf(items));
+    if (conversation?.instructions !== false && host.roots) {
+      // Asked here rather than before the first round (condense-turn asks only when unknown).
+      if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
+      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window));
+    }
     a.instructions = instructionsOf(
       assistant,
       memories,

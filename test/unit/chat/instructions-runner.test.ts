@@ -130,6 +130,23 @@ describe("project instructions in a run", () => {
     assert.equal(answerOf(b.store, chat, user.id)[0].instructions, undefined);
   });
 
+  it("cuts the instructions to a quarter of a small model's window", async () => {
+    ws = folder();
+    write(ws.path, { "AGENTS.md": "b".repeat(20 * 1024) });
+    const root = ws.path;
+    const script = scripted([says("Small.")]);
+    const small = { ...script, window: async () => 8192 };
+    b = await bench(hostOf({ default: small }, { roots: () => [root] }));
+    const chat = b.chat();
+    const user = await b.send(asked("one", chat));
+    const given = /<<<AGENTS\.md\n(b+)/.exec(script.requests[0].instructions)?.[1] ?? "";
+    assert.equal(given.length, 8192);
+    assert.match(script.requests[0].instructions, /\[AGENTS\.md is 20 KB; only its first 8 KB are given\.\]/);
+    assert.deepEqual(answerOf(b.store, chat, user.id)[0].instructions, [
+      { path: "AGENTS.md", given: true, note: "only its beginning was given (too long)" },
+    ]);
+  });
+
   it("a repository's instructions change nothing but the text: approval, tools and model stay the person's", async () => {
     ws = folder();
     write(ws.path, {

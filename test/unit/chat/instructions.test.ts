@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { INSTRUCTION_LIMITS, readInstructions, type Instructions } from "../../../src/chat/instructions";
+import {
+  INSTRUCTION_LIMITS,
+  instructionLimits,
+  readInstructions,
+  type Instructions,
+} from "../../../src/chat/instructions";
 import { inPlayOf, instructionsText } from "../../../src/chat/instructions-text";
 import { asked, item } from "../../../src/chat/make";
 import { folder, write } from "../workspace/fixtures";
@@ -119,6 +124,29 @@ describe("project instructions: which files are read", () => {
     );
     assert.match(found.skipped[0].reason, /outside the workspace/);
     assert.match(found.skipped[1].reason, /named pipe/);
+  });
+
+  it("refuses a .clinerules folder or an instructions folder that links out, saying so", async () => {
+    const root = ws();
+    const outside = ws();
+    write(outside, { "rules.md": "SECRET RULES", "x.instructions.md": "SECRET SCOPED" });
+    symlinkSync(outside, join(root, ".clinerules"));
+    mkdirSync(join(root, ".github"));
+    symlinkSync(outside, join(root, ".github/instructions"));
+    const found = await readInstructions([root], []);
+    assert.deepEqual(given(found), []);
+    assert.deepEqual(
+      found.skipped.map((s) => s.path),
+      [".github/instructions", ".clinerules"],
+    );
+    for (const s of found.skipped) assert.match(s.reason, /outside the workspace/);
+  });
+
+  it("keeps to a quarter of a small model's window", () => {
+    assert.deepEqual(instructionLimits(0), INSTRUCTION_LIMITS);
+    assert.equal(instructionLimits(8192).totalBytes, 8192);
+    assert.equal(instructionLimits(8192).fileBytes, 8192);
+    assert.equal(instructionLimits(200_000).totalBytes, INSTRUCTION_LIMITS.totalBytes);
   });
 
   it("reads each workspace folder's own, named by folder", async () => {
