@@ -29,6 +29,7 @@ export async function run(): Promise<void> {
     await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
+    await import("./instructions.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {
