@@ -206,7 +206,12 @@ export class Composer {
     const chosen = this.assistant.value || this.preferred.assistant || store.assistant;
     const assistants = [...store.tables.assistants.values()];
     this.assistant.replaceChildren(
-      ...assistants.map((a) => h("option", { value: a.id, text: a.name || a.id })),
+      ...assistants.map((a) =>
+        h("option", {
+          value: a.id,
+          text: `${a.name || a.id}${a.source === "repository" ? " (repository)" : ""}`,
+        }),
+      ),
     );
     this.assistant.hidden = assistants.length < 2;
     if (store.tables.assistants.has(chosen)) this.assistant.value = chosen;

@@ -211,7 +211,11 @@ function missing(error: unknown): boolean {
 }
 
 /** At most `limit` bytes of the regular file `rel` inside `root`, as text, and the file's size. */
-async function readCapped(root: string, rel: string, limit: number): Promise<{ text: string; size: number }> {
+export async function readCapped(
+  root: string,
+  rel: string,
+  limit: number,
+): Promise<{ text: string; size: number }> {
   const { handle, size } = await openRegular(await inside(root, rel), rel);
   try {
     const bytes = await readSome(handle, Math.min(size, limit));

@@ -25,6 +25,11 @@ export const assistantRow = z.strictObject({
   model: z.string(),
   tools: z.string(),
   approve: z.string(),
+  /**
+   * Where it comes from: absent, this workspace's table; "repository", a `.tandem/assistants/*.md`
+   * file (never stored: read at each use, and it may only narrow the person's tools).
+   */
+  source: z.optional(z.literal("repository")),
 });
 export type Assistant = z.infer<typeof assistantRow>;
 

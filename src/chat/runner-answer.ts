@@ -9,7 +9,8 @@ import { attach, documentsOf, type Attached } from "../agent/attachments";
 import { reason } from "../agent/perform";
 import { run } from "../agent/run";
 import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
-import { askPerson, offered, type Rules } from "./approval";
+import { allowedTool, askPerson, offered, type Rules } from "./approval";
+import { asRepository, REPOSITORY } from "./assistant-files";
 import { approveWith, grantTo, type Allowance } from "./judge";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
@@ -102,6 +103,17 @@ export function instructionsOf(
   return parts.join("\n\n");
 }
 
+/** The repository's assistant `agent` names (not one the person saved under its id), if its file is still there. */
+async function repositoryAssistant(runs: Runs, agent: string): Promise<Assistant | undefined> {
+  if (!agent.startsWith(REPOSITORY) || runs.store.get("assistants", agent) || !runs.host.assistants)
+    return undefined;
+  try {
+    return (await runs.host.assistants()).find((a) => a.id === agent);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The model's id a piece of work asks: the retry's, else the message's, else the assistant's ("" the default). */
 export function modelIdOf(work: Work, assistant: Assistant): string {
   return (work.item.kind === "retry" ? work.item.model : "") || work.user.model || assistant.model || "";
@@ -155,7 +167,10 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const { store, host } = runs;
   const chat = work.item.chat;
   const conversation = store.get("conversations", chat);
-  const assistant = assistantOf(store, conversation?.agent ?? "");
+  const repo = await repositoryAssistant(runs, conversation?.agent ?? "");
+  const person = assistantOf(store, conversation?.agent ?? "");
+  // A repository's assistant runs as the person's, with its words and at most the tools it lists.
+  const assistant = repo ? asRepository(person, repo) : person;
   const modelId = modelIdOf(work, assistant);
   const firstKey = answerKey(work.item.id, nextIndex(store.items(chat), work.item.id));
   const written = new Answer(store, chat, work.item.id, modelId);
@@ -248,7 +263,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
-    const all = unique([...own, ...editor]);
+    const all = unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools));
     a.tools = offered(all, rules);
     a.rounds = host.limits?.rounds ?? a.rounds;
     a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;

@@ -14,6 +14,8 @@ export interface Assistant {
   model: string;
   tools: string;
   approve: string;
+  /** Absent: this workspace's; "repository": a `.tandem/assistants/*.md` file of the repository. */
+  source?: "repository";
 }
 
 /** A conversation with the assistant `agent`. */

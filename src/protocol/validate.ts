@@ -27,6 +27,8 @@ const assistant = z
     model: optionalId,
     tools: z.string().max(10_000),
     approve: z.string().max(10_000),
+    // A repository's assistant saved from the panel becomes the person's: the host drops this.
+    source: z.literal("repository").optional(),
   })
   .strict();
 

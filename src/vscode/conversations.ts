@@ -3,7 +3,7 @@ import type { Tool } from "../agent/types";
 import type { Host } from "../chat/runner-host";
 import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
-import type { Item } from "../chat/rows";
+import type { Assistant, Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
 import { approvalSettings, askByNotification } from "./approval";
 import type { VsCodeEditor } from "./editor";
@@ -22,6 +22,18 @@ export interface Opened {
 export function workspaceRoot(): string | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
   return folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
+}
+
+/** Every workspace folder on disk, each with its own project instructions and assistants. */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === "file")
+    .map((f) => f.uri.fsPath);
+}
+
+/** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder. */
+export async function repositoryAssistants(): Promise<Assistant[]> {
+  return (await core().readAssistantFiles(workspaceRoots())).assistants;
 }
 
 /** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
@@ -121,8 +133,8 @@ export async function openConversations(
     approvals: approvalSettings,
     root: workspaceRoot,
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
-    roots: () =>
-      (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
+    roots: workspaceRoots,
+    assistants: repositoryAssistants,
     files: async (path, name) => {
       const root = workspaceRoot();
       if (!root) throw new Error(vscode.l10n.t("Open a folder to attach its files."));

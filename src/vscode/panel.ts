@@ -5,7 +5,7 @@ import type { PanelView, ViewHost } from "../chat/view";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage } from "../protocol/messages";
 import type { Opened } from "./conversations";
-import { workspaceRoot } from "./conversations";
+import { repositoryAssistants, workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
@@ -150,6 +150,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     const { models, secrets } = this.parts;
     return {
       send: (message: HostMessage) => void view.webview.postMessage(message),
+      assistants: repositoryAssistants,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),
