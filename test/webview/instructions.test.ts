@@ -72,6 +72,34 @@ describe("project instructions in the panel", () => {
     assert.deepEqual(await last(), { type: "instructions", chat: "c1", on: true });
   });
 
+  it("marks a repository's assistant in the picker and on the Assistants page", async () => {
+    panel = await panels.open();
+    const base = snapshot();
+    await panel.send({
+      ...base,
+      assistants: [
+        ...base.assistants,
+        {
+          id: "repo:.tandem/assistants/reviewer.md",
+          name: "Repo reviewer",
+          instructions: "Review.",
+          model: "",
+          tools: "read_file",
+          approve: "",
+          source: "repository",
+        },
+      ],
+    });
+    const { page } = panel;
+    const options = await page.getByRole("combobox", { name: "Assistant" }).locator("option").allInnerTexts();
+    assert.ok(options.includes("Repo reviewer (repository)"), options.join(" | "));
+    assert.ok(options.includes("Tandem"), options.join(" | "));
+    await page.getByRole("tab", { name: "Assistants" }).click();
+    const text = await page.locator('section[aria-label="Assistants"]').innerText();
+    assert.match(text, /Repo reviewer[\s\S]*From the repository/);
+    assert.match(text, /Tandem[\s\S]*This workspace/);
+  });
+
   it("has no switch before a conversation exists", async () => {
     panel = await panels.open();
     await panel.send(snapshot());
