@@ -12,6 +12,7 @@ import { pastedImages } from "./paste";
 
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
+import { InstructionsSwitch } from "./instructions";
 
 export class Composer {
   readonly element = h("form", { class: "composer", "aria-label": "Message" });
@@ -36,6 +37,7 @@ export class Composer {
   private readonly mention: HTMLButtonElement;
   /** Where the `@` that opened the picker is in the box (-1: opened by the button). */
   private at = -1;
+  private readonly instructions: InstructionsSwitch;
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
 
@@ -51,6 +53,7 @@ export class Composer {
       (entry) => this.choose(entry),
       (typed, refocus) => this.dismiss(typed, refocus),
     );
+    this.instructions = new InstructionsSwitch(panel);
     this.element.append(
       this.picker.element,
       this.notice,
@@ -63,6 +66,7 @@ export class Composer {
         this.mention,
         this.assistant,
         this.model,
+        this.instructions.element,
         h("span", { class: "grow" }),
         this.meter,
         this.action,
@@ -228,6 +232,7 @@ export class Composer {
   refresh(): void {
     this.fillModels();
     this.fillAssistants();
+    this.instructions.refresh();
     const { store } = this.panel;
     const busy = store.busy;
     const current = this.action.firstElementChild;
@@ -285,7 +290,12 @@ export class Composer {
     const chosen = this.assistant.value || this.preferred.assistant || store.assistant;
     const assistants = [...store.tables.assistants.values()];
     this.assistant.replaceChildren(
-      ...assistants.map((a) => h("option", { value: a.id, text: a.name || a.id })),
+      ...assistants.map((a) =>
+        h("option", {
+          value: a.id,
+          text: `${a.name || a.id}${a.source === "repository" ? " (repository)" : ""}`,
+        }),
+      ),
     );
     this.assistant.hidden = assistants.length < 2;
     if (store.tables.assistants.has(chosen)) this.assistant.value = chosen;

@@ -5,6 +5,7 @@ import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
+import { withInstructions } from "./instructions";
 import type { Store } from "./state";
 import { usageLine } from "./usage";
 
@@ -23,8 +24,13 @@ export interface ItemView {
   patched?(changed: number[]): void;
 }
 
-/** The view of an item of any kind. */
+/** The view of an item of any kind, with the chips of the project instructions its answer was given. */
 export function itemView(item: Item, panel: Panel): ItemView {
+  return withInstructions(kindView(item, panel), item, panel);
+}
+
+/** The view of an item of its kind. */
+function kindView(item: Item, panel: Panel): ItemView {
   switch (item.kind) {
     case "user":
       return new UserView(item, panel);

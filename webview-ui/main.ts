@@ -106,6 +106,7 @@ function rowsChanged(message: RowsChanged): void {
     case "conversations":
       chats.refresh();
       memory.refresh();
+      composer.refresh();
       break;
     case "assistants":
       assistants.refresh();

@@ -44,7 +44,11 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
     ],
     rows: () => [...panel.store.tables.assistants.values()],
     label: (a) => a.name,
-    detail: (a) => (a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : "Default model"),
+    // Where it comes from: a repository's file runs with your model, approvals and (at most) your tools.
+    detail: (a) =>
+      a.source === "repository"
+        ? "From the repository"
+        : `This workspace · ${a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : "Default model"}`,
     blank: () => ({
       id: freshId("assistant"),
       name: "",

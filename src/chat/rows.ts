@@ -25,6 +25,11 @@ export const assistantRow = z.strictObject({
   model: z.string(),
   tools: z.string(),
   approve: z.string(),
+  /**
+   * Where it comes from: absent, this workspace's table; "repository", a `.tandem/assistants/*.md`
+   * file (never stored: read at each use, and it may only narrow the person's tools).
+   */
+  source: z.optional(z.literal("repository")),
 });
 export type Assistant = z.infer<typeof assistantRow>;
 
@@ -33,6 +38,8 @@ export const conversationRow = z.strictObject({
   id: key,
   agent: z.string(),
   title: z.string(),
+  /** False when the person switched the project's instructions off for it (absent: on). */
+  instructions: z.optional(z.boolean()),
 });
 export type Conversation = z.infer<typeof conversationRow>;
 
@@ -87,6 +94,17 @@ export const usageSchema = z.strictObject({
 export type Usage = z.infer<typeof usageSchema>;
 
 /**
+ * A project instructions file an answer was given (`given`, its `note` saying when it was cut) or
+ * that was found and left out (`note` says why).
+ */
+export const instructionNote = z.strictObject({
+  path: z.string(),
+  given: z.boolean(),
+  note: z.string(),
+});
+export type InstructionNote = z.infer<typeof instructionNote>;
+
+/**
  * One item of the conversation `chat`, in the order of its key (see chat.md for each kind). Two
  * kinds are Tandem's own: "summary", where the model's view of the conversation was condensed (its
  * text the summary the model wrote), and "usage", the tokens and cost of the answer it ends.
@@ -107,6 +125,8 @@ export const itemRow = z.strictObject({
   done: z.boolean(),
   /** On an answer's last text item: the tokens and cost of the whole answer. */
   usage: z.optional(usageSchema),
+  /** On an answer's first item: the project instructions files it was given. */
+  instructions: z.optional(z.array(instructionNote)),
 });
 export type Item = z.infer<typeof itemRow>;
 

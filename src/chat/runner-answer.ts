@@ -9,7 +9,8 @@ import { attach, documentsOf, type Attached } from "../agent/attachments";
 import { reason } from "../agent/perform";
 import { run } from "../agent/run";
 import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
-import { askPerson, offered, type Rules } from "./approval";
+import { allowedTool, askPerson, offered, type Rules } from "./approval";
+import { asRepository, REPOSITORY } from "./assistant-files";
 import { approveWith, grantTo, type Allowance } from "./judge";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
@@ -25,7 +26,9 @@ import {
 } from "./runner-condense";
 import type { FileRef } from "../protocol/files";
 import { historyBefore, type Work } from "./runner-history";
-import { Answer, CALL_INTERRUPTED, INTERRUPTED } from "./runner-items";
+import { instructionLimits, readInstructions, type Instructions } from "./instructions";
+import { inPlayOf, instructionsText, notesOf } from "./instructions-text";
+import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./runner-items";
 import { Tally } from "./runner-usage";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
@@ -77,14 +80,19 @@ export function assistantOf(store: Store, agent: string): Assistant {
   );
 }
 
-/** The instructions of a run: the assistant's, what it remembers of the person, and its plan. */
+/**
+ * The instructions of a run: the assistant's, the project's (the repository's files, as delimited
+ * text), what it remembers of the person, and its plan.
+ */
 export function instructionsOf(
   assistant: Assistant,
   memories: string[],
   plan: string,
   today: string,
+  project = "",
 ): string {
   const parts = [assistant.instructions.trim() || DEFAULT_INSTRUCTIONS, `Today is ${today}.`];
+  if (project.trim()) parts.push(project.trim());
   if (memories.length) {
     parts.push(
       "What you remember of the person (kept with your tool remember):\n" +
@@ -93,6 +101,17 @@ export function instructionsOf(
   }
   if (plan) parts.push(`Your plan of the work so far (keep it up to date with update_plan):\n${plan}`);
   return parts.join("\n\n");
+}
+
+/** The repository's assistant `agent` names (not one the person saved under its id), if its file is still there. */
+async function repositoryAssistant(runs: Runs, agent: string): Promise<Assistant | undefined> {
+  if (!agent.startsWith(REPOSITORY) || runs.store.get("assistants", agent) || !runs.host.assistants)
+    return undefined;
+  try {
+    return (await runs.host.assistants()).find((a) => a.id === agent);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The model's id a piece of work asks: the retry's, else the message's, else the assistant's ("" the default). */
@@ -148,9 +167,14 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const { store, host } = runs;
   const chat = work.item.chat;
   const conversation = store.get("conversations", chat);
-  const assistant = assistantOf(store, conversation?.agent ?? "");
+  const repo = await repositoryAssistant(runs, conversation?.agent ?? "");
+  const person = assistantOf(store, conversation?.agent ?? "");
+  // A repository's assistant runs as the person's, with its words and at most the tools it lists.
+  const assistant = repo ? asRepository(person, repo) : person;
   const modelId = modelIdOf(work, assistant);
+  const firstKey = answerKey(work.item.id, nextIndex(store.items(chat), work.item.id));
   const written = new Answer(store, chat, work.item.id, modelId);
+  let project: Instructions | undefined;
   const compacting = isCompact(work.user);
   const first =
     !compacting && work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
@@ -203,11 +227,18 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
+    // The repository's files are text for the model; switched off for the conversation, none are read.
+    if (conversation?.instructions !== false && host.roots) {
+      // Asked here rather than before the first round (condense-turn asks only when unknown).
+      if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
+      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window));
+    }
     a.instructions = instructionsOf(
       assistant,
       memories,
       planOf(items)?.text ?? "",
       new Date(now).toISOString().slice(0, 10),
+      instructionsText(project?.files ?? []),
     );
     const allowed = runs.allowed(chat);
     const rules: Rules = {
@@ -233,7 +264,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
-    const all = unique([...own, ...editor]);
+    const all = unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools));
     a.tools = offered(all, rules);
     a.rounds = host.limits?.rounds ?? a.rounds;
     a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
@@ -275,6 +306,10 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     }
     const usage = tally?.usage;
     if (usage && store.writable) written.usage(usage);
+    const notes = project ? notesOf(project) : [];
+    const opening = notes.length ? store.get("items", firstKey) : undefined;
+    // The chips of the files the answer was given, on its first item.
+    if (opening && store.writable) store.put("items", { ...opening, instructions: notes });
     const row = store.get("items", work.item.id);
     if (row && !row.done) store.put("items", { ...row, done: true });
   }

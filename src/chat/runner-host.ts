@@ -40,8 +40,12 @@ export interface Host {
   root?(): string | undefined;
   /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */
   commands?: CommandRuleBook;
+  /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */
+  roots?(): readonly string[];
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
+  /** The assistants of the repository's `.tandem/assistants/*.md` files (read at each run that names one). */
+  assistants?(): Assistant[] | Promise<Assistant[]>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */
   skills?(): Skill[] | Promise<Skill[]>;
   /** The first assistant, made when the store has none (default: "Tandem", with every tool). */

@@ -62,7 +62,7 @@ function unquoted(value: string): string {
  * The keys of YAML-ish front matter LINES: `key: value`, quoted values, and `|` / `>` blocks or
  * indented lines that continue a value. Other YAML is read as text.
  */
-function frontMatter(lines: string[]): Map<string, string> {
+export function frontMatter(lines: string[]): Map<string, string> {
   const keys = new Map<string, string>();
   let key = "";
   let block: "" | "|" | ">" = "";

@@ -19,7 +19,7 @@ import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
 import { asked, conversation, memory, retried, stopped } from "./make";
-import type { Choice, Item, Rows, Table } from "./rows";
+import type { Assistant, Choice, Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
 import { fetchImage, type ImageOptions } from "./workspace/image";
@@ -53,6 +53,8 @@ export interface ViewHost {
   restoreFilesTo?(message: Item): Promise<string>;
   /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */
   context?: ContextHost;
+  /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */
+  assistants?(): Promise<Assistant[]>;
 }
 
 /** Items whose text is Markdown, sent as keyed blocks. */
@@ -146,13 +148,22 @@ export class PanelView {
           this.store.put("conversations", { ...row, title: m.title.trim().slice(0, 200) || row.title });
         return;
       }
+      case "instructions": {
+        const row = this.store.get("conversations", m.chat);
+        if (row) this.store.put("conversations", { ...row, instructions: m.on });
+        return;
+      }
       case "deleteChat":
         return this.deleteChat(m.chat);
       case "undoDelete":
         return this.undoDelete(m.chat);
-      case "saveAssistant":
-        this.store.put("assistants", m.assistant);
+      case "saveAssistant": {
+        // Saved from the panel, a repository's assistant becomes the person's own in this workspace.
+        const { source, ...row } = m.assistant;
+        void source;
+        this.store.put("assistants", row);
         return;
+      }
       case "deleteAssistant":
         if (this.store.count("assistants") > 1) this.store.delete("assistants", m.id);
         return;
@@ -285,7 +296,14 @@ export class PanelView {
 
   /** Everything the panel shows, for a panel that (re)loads. */
   async snapshot(): Promise<void> {
-    const [choices, model] = await Promise.all([this.host.choices(), this.host.defaultModel()]);
+    const [choices, model, repository] = await Promise.all([
+      this.host.choices(),
+      this.host.defaultModel(),
+      this.host.assistants?.().catch(() => []) ?? [],
+    ]);
+    const stored = this.store.rows("assistants");
+    // One the person saved under a repository assistant's id is theirs now: it is listed once.
+    const assistants = [...stored, ...repository.filter((r) => !stored.some((s) => s.id === r.id))];
     if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
     // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
     if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";
@@ -299,7 +317,7 @@ export class PanelView {
       type: "snapshot",
       ...this.openChatState(),
       conversations: this.store.conversations(),
-      assistants: this.store.rows("assistants"),
+      assistants,
       skills: this.store.rows("skills"),
       plugins: this.store.rows("plugins"),
       memories: this.store.rows("memories"),

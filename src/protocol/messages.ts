@@ -237,6 +237,8 @@ export type PanelMessage =
   | { type: "newChat" }
   | { type: "openChat"; chat: string }
   | { type: "rename"; chat: string; title: string }
+  /** Switches the project's instructions (AGENTS.md…) on or off for the conversation `chat`. */
+  | { type: "instructions"; chat: string; on: boolean }
   | { type: "deleteChat"; chat: string }
   | { type: "undoDelete"; chat: string }
   | { type: "saveAssistant"; assistant: AssistantEdit }

@@ -14,6 +14,8 @@ export interface Assistant {
   model: string;
   tools: string;
   approve: string;
+  /** Absent: this workspace's; "repository": a `.tandem/assistants/*.md` file of the repository. */
+  source?: "repository";
 }
 
 /** A conversation with the assistant `agent`. */
@@ -21,6 +23,8 @@ export interface Conversation {
   id: string;
   agent: string;
   title: string;
+  /** False when the person switched the project's instructions off for it (absent: on). */
+  instructions?: boolean;
 }
 
 /** What an item is: the person's message, the answer, its reasoning, a tool call, the plan, a failure, or a wish. */
@@ -51,6 +55,13 @@ export interface Usage {
 export type ItemState =
   "" | "running" | "approval" | "approved" | "declined" | "done" | "failed" | "interrupted";
 
+/** A project instructions file an answer was given (its note says when it was cut), or one left out and why. */
+export interface InstructionNote {
+  path: string;
+  given: boolean;
+  note: string;
+}
+
 /** One entry of a conversation's log, in the order of its key. */
 export interface Item {
   id: string;
@@ -67,6 +78,8 @@ export interface Item {
   done: boolean;
   /** On an answer's last text item: the tokens and cost of the whole answer. */
   usage?: Usage;
+  /** On an answer's first item: the project instructions files it was given. */
+  instructions?: InstructionNote[];
 }
 
 /** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */

@@ -49,6 +49,8 @@ const assistant = z
     model: optionalId,
     tools: z.string().max(10_000),
     approve: z.string().max(10_000),
+    // A repository's assistant saved from the panel becomes the person's: the host drops this.
+    source: z.literal("repository").optional(),
   })
   .strict();
 
@@ -108,6 +110,7 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("newChat") }).strict(),
   z.object({ type: z.literal("openChat"), chat: id }).strict(),
   z.object({ type: z.literal("rename"), chat: id, title: z.string().max(500) }).strict(),
+  z.object({ type: z.literal("instructions"), chat: id, on: z.boolean() }).strict(),
   z.object({ type: z.literal("deleteChat"), chat: id }).strict(),
   z.object({ type: z.literal("undoDelete"), chat: id }).strict(),
   z.object({ type: z.literal("saveAssistant"), assistant }).strict(),

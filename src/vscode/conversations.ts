@@ -3,7 +3,7 @@ import type { Tool } from "../agent/types";
 import type { Host } from "../chat/runner-host";
 import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
-import type { Item } from "../chat/rows";
+import type { Assistant, Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
@@ -29,6 +29,16 @@ export function workspaceFolders(): { root: string; name: string }[] {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === "file")
     .map((folder) => ({ root: folder.uri.fsPath, name: folder.name }));
+}
+
+/** Every workspace folder on disk, each with its own project instructions and assistants. */
+export function workspaceRoots(): string[] {
+  return workspaceFolders().map((folder) => folder.root);
+}
+
+/** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder. */
+export async function repositoryAssistants(): Promise<Assistant[]> {
+  return (await core().readAssistantFiles(workspaceRoots())).assistants;
 }
 
 /** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
@@ -135,6 +145,9 @@ export async function openConversations(
     commands: commandRules,
     notes: () => parts.editor.notes(),
     root: workspaceRoot,
+    // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
+    roots: workspaceRoots,
+    assistants: repositoryAssistants,
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
       if (keptFile) return keptFile;

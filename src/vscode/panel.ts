@@ -6,7 +6,7 @@ import type { ContextHost } from "../chat/view-context";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
-import { workspaceRoot } from "./conversations";
+import { repositoryAssistants, workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
@@ -166,6 +166,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     const { models, secrets } = this.parts;
     return {
       send: (message: HostMessage) => void view.webview.postMessage(message),
+      assistants: repositoryAssistants,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),

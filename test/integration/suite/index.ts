@@ -36,6 +36,7 @@ export async function run(): Promise<void> {
     await import("./images.test");
     await import("./again.test");
     await import("./picker.test");
+    await import("./instructions.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

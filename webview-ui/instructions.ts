@@ -1,0 +1,85 @@
+/**
+ * Project instructions in the panel: the chips of the files an answer was given (AGENTS.md…), and
+ * the switch that turns them off for the open conversation.
+ */
+import type { Item } from "../src/protocol/rows";
+import { button, h, icon } from "./dom";
+import type { ItemView, Panel } from "./items";
+
+/** The chips of the instructions files `item` was given (none when it names none). */
+function chipsOf(item: Item, panel: Panel): HTMLElement | undefined {
+  const notes = item.instructions ?? [];
+  if (!notes.length) return undefined;
+  const chips = notes.map((note) => {
+    const label = note.given ? note.path : `${note.path} (not read)`;
+    const chip = button(
+      note.given ? "book" : "warning",
+      label,
+      () => panel.host.post({ type: "openFile", path: note.path }),
+      { showLabel: true, className: note.given ? "chip" : "chip left-out" },
+    );
+    chip.title = note.note
+      ? `${note.path}: ${note.note}`
+      : `Project instructions from ${note.path} were given to the model`;
+    return h("span", { role: "listitem" }, chip);
+  });
+  return h(
+    "div",
+    { class: "chips instructions", role: "list", "aria-label": "Project instructions used" },
+    ...chips,
+  );
+}
+
+/** `view` with the instructions chips of its row above it, kept as the row changes. */
+export function withInstructions(view: ItemView, item: Item, panel: Panel): ItemView {
+  const show = (row: Item) => {
+    view.element.querySelector(":scope > .chips.instructions")?.remove();
+    const chips = chipsOf(row, panel);
+    if (chips) view.element.prepend(chips);
+  };
+  show(item);
+  return {
+    element: view.element,
+    update(row) {
+      view.update(row);
+      show(row);
+    },
+    patched: view.patched?.bind(view),
+  };
+}
+
+/** The switch of the open conversation's project instructions (shown once it has a conversation). */
+export class InstructionsSwitch {
+  readonly element = h("button", {
+    type: "button",
+    class: "button icon-only instructions-switch",
+    "aria-pressed": "true",
+    title: "Project instructions (AGENTS.md…): on",
+    "aria-label": "Project instructions",
+  });
+
+  constructor(private readonly panel: Panel) {
+    this.element.append(icon("book"));
+    this.element.addEventListener("click", () => {
+      const { store, host } = this.panel;
+      if (!store.chat) return;
+      host.post({ type: "instructions", chat: store.chat, on: !this.on() });
+    });
+    this.refresh();
+  }
+
+  /** Whether the open conversation is given the project's instructions. */
+  private on(): boolean {
+    const { store } = this.panel;
+    return store.tables.conversations.get(store.chat)?.instructions !== false;
+  }
+
+  /** Shows the open conversation's setting. */
+  refresh(): void {
+    const on = this.on();
+    this.element.hidden = !this.panel.store.chat;
+    this.element.setAttribute("aria-pressed", String(on));
+    this.element.title = `Project instructions (AGENTS.md…): ${on ? "on" : "off"} for this conversation`;
+    this.element.classList.toggle("off", !on);
+  }
+}
