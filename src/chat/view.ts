@@ -4,58 +4,20 @@
  * items, the patches of their changed blocks — and turns the person's actions into rows. No `vscode`
  * import: the editor fills `ViewHost` (file pickers, links, secrets).
  */
-import { MarkdownStream, coalesce, type Coalescer } from "../markdown";
-import type { Patch } from "../protocol/blocks";
-import type {
-  CodeAction,
-  FileRef,
-  HostMessage,
-  OpenChat,
-  PanelCommand,
-  PanelMessage,
-  PendingAction,
-} from "../protocol/messages";
+import { ItemStreams } from "./view-blocks";
+import type { FileRef, HostMessage, OpenChat, PanelMessage } from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
 import { asked, conversation, memory, retried, stopped } from "./make";
-import type { Assistant, Choice, Item, Rows, Table } from "./rows";
+import type { Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
-import { fetchImage, type ImageOptions } from "./workspace/image";
-import { PanelContext, type ContextHost } from "./view-context";
+import { fetchImage } from "./workspace/image";
+import { PanelContext } from "./view-context";
 
-/** What the panel's host half needs from the editor. */
-export interface ViewHost {
-  send(message: HostMessage): void;
-  choices(): Promise<Choice[]>;
-  /** The model a new message goes to when the person picks none. */
-  defaultModel(): Promise<string>;
-  pickFiles(): Promise<FileRef[]>;
-  dropped(uris: string[]): Promise<FileRef[]>;
-  code(action: CodeAction, code: string, language: string): void;
-  openLink(url: string): void;
-  openFile(path: string): void;
-  command(command: PanelCommand): void;
-  /** Keeps a plugin's key in the editor's secret storage ("" removes it). */
-  pluginKey(id: string, key: string): Promise<void>;
-  /** Told a message that was not understood, for the log. */
-  refused?(why: string): void;
-  /** The pending bar's review, keep all or undo all (`path` "" for no file in particular). */
-  pending?(action: PendingAction, path: string): void;
-  /** How remote images are fetched (tests route a public name to a local server). */
-  images?: ImageOptions;
-  /**
-   * Puts the workspace's files back as they were before the answer to the person's `message` ran
-   * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot.
-   * Absent, the panel does not offer it.
-   */
-  restoreFilesTo?(message: Item): Promise<string>;
-  /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */
-  context?: ContextHost;
-  /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */
-  assistants?(): Promise<Assistant[]>;
-}
+export type { ViewHost } from "./view-host";
+import type { ViewHost } from "./view-host";
 
 /** Items whose text is Markdown, sent as keyed blocks. */
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);
@@ -72,8 +34,7 @@ function slim(item: Item): Item {
 export class PanelView {
   private chat = "";
   private fresh = true;
-  private readonly streams = new Map<string, MarkdownStream>();
-  private readonly sending = new Map<string, Coalescer>();
+  private readonly blocks: ItemStreams;
   private readonly unfollow: Array<() => void> = [];
   private items?: () => void;
   private readonly context: PanelContext;
@@ -88,6 +49,7 @@ export class PanelView {
     private readonly host: ViewHost,
   ) {
     this.context = new PanelContext(host.context, (message) => host.send(message));
+    this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
     for (const table of FOLLOWED) {
       this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
     }
@@ -274,7 +236,7 @@ export class PanelView {
   private show(chat: string): void {
     this.fresh = false;
     this.items?.();
-    this.dropStreams();
+    this.blocks.dropAll();
     this.chat = chat;
     this.items = chat
       ? this.store.follow({ table: "items", where: { chat } }, (change) => this.itemChanged(change))
@@ -286,7 +248,7 @@ export class PanelView {
     const blocks: OpenChat["blocks"] = {};
     for (const item of items) {
       if (!MARKDOWN.has(item.kind)) continue;
-      const stream = this.streamOf(item.id);
+      const stream = this.blocks.stream(item.id);
       stream.update(item.text);
       if (item.done) stream.end();
       blocks[item.id] = stream.blocks();
@@ -345,7 +307,7 @@ export class PanelView {
   private itemChanged(change: Change): void {
     const row = change.row as Item | null;
     if (!row) {
-      this.dropStream(change.key);
+      this.blocks.drop(change.key);
       this.host.send({ type: "rows", table: "items", put: [], delete: [change.key] });
       return;
     }
@@ -362,11 +324,11 @@ export class PanelView {
       const slimmed = slim(row);
       if (changedBesideText && !row.done)
         this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
-      const stream = this.streamOf(row.id);
-      this.patchOf(row.id).push(stream.update(row.text));
+      const stream = this.blocks.stream(row.id);
+      this.blocks.sender(row.id).push(stream.update(row.text));
       if (row.done) {
-        this.patchOf(row.id).push(stream.end());
-        this.sending.get(row.id)?.flush();
+        this.blocks.sender(row.id).push(stream.end());
+        this.blocks.sender(row.id).flush();
         if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
       }
       return;
@@ -386,36 +348,6 @@ export class PanelView {
     for (const item of this.store.items(this.chat)) {
       if (item.kind === "call" && item.state === "approval") this.offer(item.id);
     }
-  }
-
-  private streamOf(id: string): MarkdownStream {
-    let stream = this.streams.get(id);
-    if (!stream) {
-      stream = new MarkdownStream(id);
-      this.streams.set(id, stream);
-    }
-    return stream;
-  }
-
-  /** Patches of one item go out at most once per animation frame, merged. */
-  private patchOf(id: string): Coalescer {
-    let sender = this.sending.get(id);
-    if (!sender) {
-      sender = coalesce((patch: Patch) => this.host.send({ type: "blocks", patch }));
-      this.sending.set(id, sender);
-    }
-    return sender;
-  }
-
-  private dropStream(id: string): void {
-    this.sending.get(id)?.flush();
-    this.sending.get(id)?.dispose();
-    this.sending.delete(id);
-    this.streams.delete(id);
-  }
-
-  private dropStreams(): void {
-    for (const id of [...this.streams.keys()]) this.dropStream(id);
   }
 
   /** Deletes a conversation; it can be brought back for a few seconds. */
@@ -450,7 +382,7 @@ export class PanelView {
   dispose(): void {
     for (const stop of this.unfollow) stop();
     this.items?.();
-    this.dropStreams();
+    this.blocks.dropAll();
     for (const d of this.deleted.values()) clearTimeout(d.timer);
   }
 }
