@@ -75,6 +75,8 @@ describe("background commands in VS Code", () => {
       answer("Server check"),
     );
     const { store } = await api().conversations();
+    // A conversation of its own: the calls of earlier tests' conversations are not this test's.
+    await vscode.commands.executeCommand("tandem.newChat");
     const prompt = "Start the dev server, check it, stop it";
     await panelSend(prompt);
     const chat = await until(

@@ -116,7 +116,11 @@ describe("the editor tools in VS Code: problems, the quick fix, the commit messa
       60_000,
       "the create_file result to reach the model",
     );
-    assert.match(result, /^Created typed\.ts \(1 line\)\.\nProblems in typed\.ts now \(1 error\):\n/);
+    // Written as a pending change (the default mode) or not, the problems follow the answer.
+    assert.match(
+      result,
+      /^Created typed\.ts \(1 line\)\.( The change is pending [^\n]*)?\nProblems in typed\.ts now \(1 error\):\n/,
+    );
     assert.match(
       result,
       /typed\.ts:1:\d+ error: Type 'string' is not assignable to type 'number'\. \(ts 2322\)/,

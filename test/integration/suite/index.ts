@@ -31,12 +31,13 @@ export async function run(): Promise<void> {
     await import("./pending.test");
     // Before cut.test: that one leaves the panel's conversation streaming for the reload phase.
     await import("./editor-tools.test");
-    await import("./cut.test");
     await import("./learned.test");
     await import("./images.test");
     await import("./again.test");
     await import("./picker.test");
     await import("./instructions.test");
+    // Last: its answer is still streaming when the window reloads (reload.test reads it).
+    await import("./cut.test");
   }
   const failures: string[] = [];
   const stats = await new Promise<{ passes: number; failures: number }>((resolve) => {

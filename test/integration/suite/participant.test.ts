@@ -99,4 +99,27 @@ describe("@tandem in the Chat view", () => {
     const root = process.env.TANDEM_WORKSPACE!;
     assert.ok(existsSync(join(root, "notes/always-2.txt")), "the second note was written without asking");
   });
+  it("condenses the conversation on /compact: later requests carry the summary, not the turns before it", async () => {
+    const ask = (query: string) =>
+      vscode.commands.executeCommand<{ metadata?: { summary?: string }; errorDetails?: unknown }>(
+        "workbench.action.chat.open",
+        { query, modelSelector: { vendor: "tandem", id: "fixture-model" }, blockOnResponse: true },
+      );
+    server.script(answer("The parser reads one token at a time."));
+    await ask("@tandem how does the zebra-parser read its input?");
+    server.script(
+      answer("SUMMARY-7: the person asked how the zebra parser reads; it reads a token at a time."),
+    );
+    const compacted = await ask("@tandem /compact");
+    assert.equal(compacted?.errorDetails, undefined);
+    assert.match(compacted?.metadata?.summary ?? "", /SUMMARY-7/);
+    const summarising = JSON.stringify(server.requests.at(-1)!.body.messages);
+    assert.match(summarising, /zebra-parser/, "the summary was made from the earlier turns");
+    server.script(answer("Next, the lexer."));
+    await ask("@tandem what next?");
+    const after = JSON.stringify(server.requests.at(-1)!.body.messages);
+    assert.match(after, /SUMMARY-7/, "the model reads the summary");
+    assert.doesNotMatch(after, /zebra-parser read its input/, "and not the turns it replaced");
+    assert.match(after, /what next\?/);
+  });
 });
