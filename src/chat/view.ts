@@ -34,6 +34,8 @@ function slim(item: Item): Item {
 export class PanelView {
   private chat = "";
   private fresh = true;
+  /** The ids of the model choices the panel holds. */
+  private choiceIds = new Set<string>();
   private readonly blocks: ItemStreams;
   private readonly unfollow: Array<() => void> = [];
   private items?: () => void;
@@ -263,6 +265,7 @@ export class PanelView {
       this.host.defaultModel(),
       this.host.assistants?.().catch(() => []) ?? [],
     ]);
+    this.choiceIds = new Set(choices.map((c) => c.id));
     const stored = this.store.rows("assistants");
     // One the person saved under a repository assistant's id is theirs now: it is listed once.
     const assistants = [...stored, ...repository.filter((r) => !stored.some((s) => s.id === r.id))];
@@ -375,6 +378,14 @@ export class PanelView {
   }
 
   /** Tells the panel that a conversation's run started or ended. */
+  /** Sends the model choices again (the person's endpoints changed): the panel's lists follow. */
+  async refreshChoices(): Promise<void> {
+    const choices = await this.host.choices();
+    const gone = [...this.choiceIds].filter((id) => !choices.some((c) => c.id === id));
+    this.choiceIds = new Set(choices.map((c) => c.id));
+    this.host.send({ type: "rows", table: "choices", put: choices, delete: gone });
+  }
+
   running(chat: string, running: boolean): void {
     this.host.send({ type: "running", chat, running });
   }

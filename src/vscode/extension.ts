@@ -87,6 +87,7 @@ export function activate(context: vscode.ExtensionContext) {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("tandem")) {
         models.refresh();
+        panel.refreshChoices();
         showModel();
         report();
       }

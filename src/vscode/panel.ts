@@ -154,6 +154,11 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     for (const resolve of this.waiting.splice(0)) resolve(panel);
   }
 
+  /** Tells an open panel the model choices again (the person's endpoints changed). */
+  refreshChoices(): void {
+    void this.panel?.refreshChoices().catch((error: unknown) => console.error(`Tandem: ${String(error)}`));
+  }
+
   /** The panel's host half once the view is shown (it opens the view if needed). */
   async ready(): Promise<PanelView> {
     if (this.panel) return this.panel;

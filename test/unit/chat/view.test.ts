@@ -99,6 +99,25 @@ describe("the panel's host half (PanelView)", () => {
     view.dispose();
   });
 
+  it("tells an open panel the new model choices when the person's endpoints change", async () => {
+    b = await bench(hostOf({ default: scripted([]) }));
+    let choices = [{ id: "endpoint:old/a", name: "a", group: "old", note: "" }];
+    const host = { ...panelHost(), choices: async () => choices };
+    const view = new PanelView(b.store, b.runner, host);
+    await view.receive({ type: "ready" });
+    assert.deepEqual(
+      host.of("snapshot")[0].choices.map((c) => c.id),
+      ["endpoint:old/a"],
+    );
+    choices = [{ id: "endpoint:two/model-b", name: "model-b", group: "two", note: "" }];
+    await view.refreshChoices();
+    const rows = host.of("rows").filter((m) => m.table === "choices");
+    assert.deepEqual(
+      rows.map((m) => [m.put.map((c) => c.id), m.delete]),
+      [[["endpoint:two/model-b"], ["endpoint:old/a"]]],
+    );
+  });
+
   it("refuses malformed messages without touching the store", async () => {
     b = await bench(hostOf({ default: scripted([]) }));
     const host = panelHost();
