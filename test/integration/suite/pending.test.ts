@@ -135,10 +135,9 @@ describe("pending changes: the agent's edits reviewed in VS Code", () => {
       30_000,
       "the created file to be pending",
     );
-    assert.equal(
-      readFileSync(join(workspace(), "pending", "created.txt"), "utf8"),
-      "made before the reload\n",
-    );
-    assert.ok(existsSync(join(workspace(), "pending", "created.txt")));
+    // Listed as pending as the write starts: the file is on disk once the write has ended.
+    const created = join(workspace(), "pending", "created.txt");
+    await until(() => existsSync(created) || undefined, 30_000, "the created file on disk");
+    assert.equal(readFileSync(created, "utf8"), "made before the reload\n");
   });
 });
