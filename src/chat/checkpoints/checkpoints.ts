@@ -4,7 +4,6 @@
  * kept), `restore` puts it back byte for byte touching only what differs, `diff` and `read` show
  * a checkpoint against now, `drop` and `dropFor` free the storage. The person's `.git` is never
  * read, written or renamed.
- *
  * Crash safety: blobs, manifests and checkpoint records are each written whole (temporary file,
  * fsync, rename), the record last, so a save cut short shows no checkpoint; a restore writes its
  * intent first and is finished (or reported) on the next open.

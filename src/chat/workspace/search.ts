@@ -8,23 +8,29 @@ import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import { folderOf, named, type Folder } from "./folders";
 import type { Exclude } from "./ignore";
-import { LINE_SEARCHED, Matcher, StoppedError, type Hit } from "./matcher";
-import { RipgrepError, rgSearch, type Line } from "./ripgrep";
-import { count, size } from "./words";
+import { Matcher, StoppedError } from "./matcher";
+import { RipgrepError } from "./ripgrep";
+import { count } from "./words";
 import { scope, walk, type Walked } from "./walk";
+import { findWithRipgrep } from "./search-ripgrep";
+import {
+  clipLine,
+  MAX_FILE_BYTES,
+  notesOf,
+  SEARCH_MS,
+  type Match,
+  type SearchLimits,
+  type SearchQuery,
+  type Searched,
+} from "./search-results";
+
+export { MAX_FILE_BYTES, SEARCH_MS, type Match, type SearchLimits, type SearchQuery, type Searched };
 
 /** Matches one call returns at most. */
 export const MAX_MATCHES = 100;
-/** Files larger than this are not searched. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-/** Characters of a matching line shown. */
-const LINE_CHARS = 240;
 /** Files, and characters, sent to the matcher at once. */
 const BATCH_FILES = 64;
 const BATCH_CHARS = 512 * 1024;
-/** How long one search may look before it answers with what it found. */
-export const SEARCH_MS = 10_000;
-
 const input = z.object({
   query: z
     .string()
@@ -66,162 +72,6 @@ export function pattern(query: string, regex: boolean, caseSensitive: boolean): 
       `The query is not a valid regular expression (${(error as Error).message}); fix it, or set regex to false to search for the text as it is.`,
     );
   }
-}
-
-/** A matching line clipped around its match. */
-function clipLine(line: string, at: number): string {
-  const text = line.replace(/\t/g, " ");
-  if (text.length <= LINE_CHARS) return text.trimEnd();
-  const from = Math.max(0, Math.min(at - 40, text.length - LINE_CHARS));
-  return `${from > 0 ? "…" : ""}${text.slice(from, from + LINE_CHARS)}…`;
-}
-
-/** What one search looks for (the tool's input with its defaults). */
-export interface SearchQuery {
-  query: string;
-  regex: boolean;
-  /** A glob or a folder, as the model wrote it. */
-  glob: string;
-  caseSensitive: boolean;
-  maxResults: number;
-}
-
-/** One matching line. */
-export interface Match {
-  /** Relative to the root, with `/`. */
-  path: string;
-  /** 1-based. */
-  line: number;
-  /** The line, clipped around the match. */
-  text: string;
-}
-
-/** What a search found: the matches in file order, the glob it searched, and notes on what it left out. */
-export interface Searched {
-  glob: string;
-  matches: Match[];
-  notes: string[];
-}
-
-/** How long a search may run, its caller's stop, and the ripgrep to run it with. */
-export interface SearchLimits {
-  /** Milliseconds before the search stops and answers what it found (default SEARCH_MS). */
-  deadlineMs?: number;
-  signal?: AbortSignal;
-  /** The ripgrep binary (VS Code's); without it the files are walked and matched here. */
-  ripgrep?: string;
-}
-
-/** The notes on what a search left out. */
-function notesOf(
-  maxResults: number,
-  deadlineMs: number,
-  s: { capped: boolean; late: boolean; searched?: number; stopped: boolean; large: number },
-): string[] {
-  const notes: string[] = [];
-  if (s.capped) notes.push(`[Stopped at ${maxResults} matches; narrow the query or the glob to see others.]`);
-  if (s.late) {
-    const searched = s.searched === undefined ? "" : `; ${count(s.searched, "file")} searched`;
-    notes.push(
-      `[The search stopped at its ${deadlineMs / 1000} s deadline${searched}; narrow the pattern or the folder.]`,
-    );
-  }
-  if (s.stopped) notes.push("[The workspace is large: the search stopped early; narrow the glob.]");
-  if (s.large) {
-    const were = s.large === 1 ? "was" : "were";
-    notes.push(`[${count(s.large, "file")} larger than ${size(MAX_FILE_BYTES)} ${were} not searched.]`);
-  }
-  return notes;
-}
-
-/**
- * The search through ripgrep: it walks and finds the lines; each line is then matched again here
- * (a literal on this thread, a regular expression in the worker), so a line counts only when the
- * JavaScript expression the Node path uses matches it too, within the same first LINE_SEARCHED characters.
- */
-async function findWithRipgrep(
-  rg: string,
-  workspace: Workspace,
-  exclude: Exclude,
-  query: SearchQuery,
-  expression: RegExp,
-  glob: string,
-  limits: SearchLimits,
-): Promise<Searched> {
-  const { maxResults } = query;
-  const deadlineMs = limits.deadlineMs ?? SEARCH_MS;
-  const test = globTest(glob);
-  const matches: Match[] = [];
-  let large = 0;
-  let capped = false;
-  let matcher: Matcher | undefined;
-  /** The lines of one file the expression matches, as the Node path would find them. */
-  const confirm = async (lines: Line[]): Promise<Hit[]> => {
-    const texts = lines.map((l) => (l.text.length > LINE_SEARCHED ? l.text.slice(0, LINE_SEARCHED) : l.text));
-    if (!query.regex) {
-      const hits: Hit[] = [];
-      texts.forEach((text, i) => {
-        const found = expression.exec(text);
-        if (found) hits.push({ line: lines[i].line, at: found.index, text });
-      });
-      return hits;
-    }
-    // A regular expression may backtrack for ever: it runs in the worker, stopped at the deadline.
-    matcher ??= new Matcher(expression);
-    const hits: Hit[] = [];
-    await matcher.match(texts, texts.length, (found, i) => {
-      if (found[0]) hits.push({ ...found[0], line: lines[i].line });
-    });
-    return hits;
-  };
-  const stopMatcher = () => void matcher?.stop();
-  const clock = setTimeout(stopMatcher, deadlineMs);
-  limits.signal?.addEventListener("abort", stopMatcher, { once: true });
-  let late = false;
-  try {
-    const ran = await rgSearch(
-      rg,
-      workspace.root,
-      {
-        ...query,
-        base: baseOf(glob),
-        glob,
-        exclude,
-        maxFileBytes: MAX_FILE_BYTES,
-        deadlineMs,
-        signal: limits.signal,
-      },
-      async (path, lines) => {
-        if (!test(path)) return true;
-        let hits: Hit[];
-        try {
-          hits = await confirm(lines);
-        } catch (error) {
-          if (!(error instanceof StoppedError)) throw error;
-          late = !limits.signal?.aborted;
-          return false;
-        }
-        for (const hit of hits) {
-          if (matches.length === maxResults) {
-            capped = true;
-            return false;
-          }
-          matches.push({ path, line: hit.line, text: clipLine(hit.text.replace(/\r$/, ""), hit.at) });
-        }
-        return true;
-      },
-      (path) => {
-        if (test(path)) large++;
-      },
-    );
-    late ||= ran.late;
-  } finally {
-    clearTimeout(clock);
-    limits.signal?.removeEventListener("abort", stopMatcher);
-    await matcher?.stop();
-  }
-  limits.signal?.throwIfAborted();
-  return { glob, matches, notes: notesOf(maxResults, deadlineMs, { capped, late, stopped: false, large }) };
 }
 
 /**
