@@ -100,9 +100,11 @@ async function act(page, request) {
   }
   if (request.action === "panelControl") {
     // A control of the panel found by its role and accessible name, as a person finds it: clicked,
-    // filled and sent with Enter, or an option chosen. `nth` -1 is the last of that name.
+    // filled and sent with Enter, or an option chosen. `nth` -1 is the last of that name; `within`
+    // keeps to the transcript's item whose text holds it (an item is an article).
     const frame = await panelFrame(page);
-    const all = frame.getByRole(request.role, { name: request.name, exact: true });
+    const scope = request.within ? frame.locator("article", { hasText: request.within }) : frame;
+    const all = scope.getByRole(request.role, { name: request.name, exact: true });
     const control = request.nth === -1 ? all.last() : all.nth(request.nth ?? 0);
     await control.waitFor({ timeout: 20_000 });
     if (request.fill !== undefined) {

@@ -64,7 +64,7 @@ describe("edit and resend, regenerate on another model, in VS Code's panel", () 
     const prefix = store.items(original.id).filter((i) => i.id < second.id);
 
     server.script(answer("Answer to the edited question."));
-    await panelControl("button", "Edit message", { nth: 1 });
+    await panelControl("button", "Edit message", { within: "Second question" });
     await panelControl("textbox", "Edited message", { fill: "Second question, edited" });
     const fork = await until(
       () => store.conversations().find((c) => c.title === "Two questions (edited)"),
