@@ -91,9 +91,10 @@ describe("edit and resend, regenerate on another model, in VS Code's panel", () 
 
     // The fork is open in the panel: its last answer is regenerated on model-b.
     server.script(answer("From model b."));
-    await panelControl("button", "Regenerate with another model…", { nth: -1 });
-    await panelControl("combobox", "Model to regenerate with", { choose: "model-b" });
-    await panelControl("button", "Regenerate", { nth: -1 });
+    const edited = { within: "Answer to the edited question." };
+    await panelControl("button", "Regenerate with another model…", edited);
+    await panelControl("combobox", "Model to regenerate with", { ...edited, choose: "model-b" });
+    await panelControl("button", "Regenerate", edited);
     const retry = await until(
       () => store.items(fork.id).find((i) => i.kind === "retry" && i.done),
       30_000,
