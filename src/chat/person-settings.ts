@@ -34,6 +34,22 @@ export function personValue<T>(levels: Levels<T> | undefined): T | undefined {
   return levels?.globalValue ?? levels?.defaultValue;
 }
 
+/**
+ * A limit a repository may tighten but never loosen (rounds, tokens, seconds, attachment size): the
+ * person's value, or the workspace's (its folder's first) when that is stricter. With `zeroIsNone`,
+ * 0 means "no limit", so any positive value is stricter than it. Raising a limit from a cloned
+ * repository's `.vscode/settings.json` would spend the person's endpoint budget without them.
+ */
+export function stricterLimit(levels: Levels<number> | undefined, zeroIsNone = false): number | undefined {
+  const own = personValue(levels);
+  const theirs = levels?.workspaceFolderValue ?? levels?.workspaceValue;
+  if (typeof theirs !== "number" || !Number.isFinite(theirs) || theirs < 0) return own;
+  if (own === undefined) return theirs;
+  if (zeroIsNone && own === 0) return theirs;
+  if (zeroIsNone && theirs === 0) return own;
+  return Math.min(own, theirs);
+}
+
 /** Whether a workspace or one of its folders gives the setting a value (which `personValue` ignores). */
 export function setByWorkspace(levels: Levels<unknown> | undefined): boolean {
   return levels?.workspaceValue !== undefined || levels?.workspaceFolderValue !== undefined;

@@ -6,6 +6,7 @@ import {
   personValue,
   setByWorkspace,
   PERSON_ONLY,
+  stricterLimit,
   type Ignored,
   type PersonSetting,
 } from "../chat/person-settings";
@@ -29,16 +30,18 @@ export function settings() {
   // Where requests go, which key is sent and what is approved come from the person's own settings only:
   // a repository's .vscode/settings.json is not asked, whatever scope the installed manifest declares.
   const own = <T>(key: string): T | undefined => personValue(c.inspect<T>(key));
+  // Limits a repository may only tighten: raising them would spend the person's budget.
+  const limit = (key: string, zeroIsNone = false) => stricterLimit(c.inspect<number>(key), zeroIsNone);
   return {
     endpoints: (own<EndpointSetting[]>("endpoints") ?? []).filter((e) => e && e.name && e.baseURL),
     defaultModel: own<string>("defaultModel") ?? "",
     approval: own<Record<string, "ask" | "allow">>("approval") ?? {},
     editsMode: editsModeOf(own<string>("edits.mode")),
-    rounds: c.get<number>("limits.rounds") ?? 16,
-    maxTokens: c.get<number>("limits.maxTokens") ?? 0,
-    maxMs: (c.get<number>("limits.maxSeconds") ?? 0) * 1000,
+    rounds: limit("limits.rounds") ?? 16,
+    maxTokens: limit("limits.maxTokens", true) ?? 0,
+    maxMs: (limit("limits.maxSeconds", true) ?? 0) * 1000,
     allowPrivate: own<boolean>("plugins.allowPrivateAddresses") ?? false,
-    attachmentBytes: (c.get<number>("attachments.maxKB") ?? 25_600) * 1024,
+    attachmentBytes: (limit("attachments.maxKB") ?? 25_600) * 1024,
     localServers: own<boolean>("localServers") ?? true,
     execute: {
       autoStart: own<boolean>("execute.autoStart") ?? false,

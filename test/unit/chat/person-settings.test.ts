@@ -7,6 +7,7 @@ import {
   personSettingsIn,
   personValue,
   setByWorkspace,
+  stricterLimit,
   PERSON_ONLY,
 } from "../../../src/chat/person-settings";
 
@@ -40,6 +41,22 @@ describe("chat: the person's settings, not the repository's", () => {
     assert.equal(setByWorkspace({ defaultValue: false, workspaceValue: true }), true);
     assert.equal(setByWorkspace({ defaultValue: false, workspaceFolderValue: true }), true);
     assert.equal(setByWorkspace({ defaultValue: false, globalValue: true }), false);
+  });
+
+  it("lets a repository tighten a limit, never loosen it", () => {
+    // Rounds: a repository asking for 200 rounds gets the person's 16; asking for 4 gets 4.
+    assert.equal(stricterLimit({ defaultValue: 16, workspaceValue: 200 }), 16);
+    assert.equal(stricterLimit({ defaultValue: 16, globalValue: 30, workspaceFolderValue: 200 }), 30);
+    assert.equal(stricterLimit({ defaultValue: 16, workspaceValue: 4 }), 4);
+    assert.equal(stricterLimit({ defaultValue: 16, workspaceValue: 8, workspaceFolderValue: 2 }), 2);
+    // Tokens and seconds, where 0 is "no limit": a repository cannot lift the person's cap with 0.
+    assert.equal(stricterLimit({ defaultValue: 0, globalValue: 5000, workspaceValue: 0 }, true), 5000);
+    assert.equal(stricterLimit({ defaultValue: 0, workspaceValue: 300 }, true), 300);
+    assert.equal(stricterLimit({ defaultValue: 0, globalValue: 100, workspaceValue: 300 }, true), 100);
+    // Nonsense from a settings file is not a limit.
+    assert.equal(stricterLimit({ defaultValue: 16, workspaceValue: -1 }), 16);
+    assert.equal(stricterLimit({ defaultValue: 16, workspaceValue: Number.NaN }), 16);
+    assert.equal(stricterLimit(undefined), undefined);
   });
 
   it("finds the person-only settings a settings file sets: dotted, nested, with comments and trailing commas", () => {
