@@ -114,8 +114,9 @@ export class PendingChanges {
   /**
    * Writes `text` as the file `path` (shown as `shown`) as a pending change: its text before is
    * kept the first time, so a file the agent writes twice is reviewed against what the person had.
+   * `recheck` runs right before the file is written: when it throws, nothing is written or kept.
    */
-  write(path: string, shown: string, text: string): Promise<void> {
+  write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<void> {
     return this.serial(async () => {
       if (text.length > PENDING_LIMIT) throw new Error(tooLarge(shown));
       const earlier = this.byPath.get(path);
@@ -129,6 +130,7 @@ export class PendingChanges {
       // The before-text is on disk before the file changes, so a crash in between loses nothing.
       await this.save();
       try {
+        await recheck?.();
         await this.files.write(path, text);
       } catch (error) {
         if (earlier) this.byPath.set(path, earlier);
