@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PendingChanges } from "../../../src/chat/pending/changes";
+import { McpPlugin } from "../../../src/chat/plugins";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
 import { recordingEditor } from "./obey";
 import type { Attack, Outcome } from "./attack";
@@ -113,6 +114,80 @@ async function swapWhileAsked(tool: "create_file" | "propose_edit"): Promise<Out
   }
 }
 
+/** A plugin key and a secret in a plugin program's environment: neither may show in what Tandem writes. */
+const PLUGIN_KEY = "sk-plugin-7f3a9c1e5b2d8f40";
+const PLUGIN_ENV = "ghp_envsecret0123456789abcdef";
+
+/** An HTTP plugin whose server answers 400 echoing the Authorization header (as some gateways do): is the key in the status? */
+async function keyInStatus(): Promise<Outcome> {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    response
+      .writeHead(400, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: `invalid credentials: ${request.headers.authorization ?? ""}` }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const plugin = new McpPlugin({
+    name: "echoing",
+    address: `http://127.0.0.1:${port}/mcp`,
+    allowPrivate: true,
+    key: PLUGIN_KEY,
+  });
+  try {
+    await plugin.tools();
+    return plugin.status.includes(PLUGIN_KEY.slice(0, 12)) ? "succeeded" : "refused";
+  } finally {
+    await plugin.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** A plugin program that prints the secret of its environment as it fails to start: is it in the status? */
+async function envInStatus(): Promise<Outcome> {
+  const plugin = new McpPlugin(
+    {
+      name: "leaky",
+      command: process.execPath,
+      args: ["-e", "console.error('token is ' + process.env.GH_TOKEN); process.exit(1)"],
+      env: { GH_TOKEN: PLUGIN_ENV },
+      trusted: true,
+      approveStart: () => true,
+    },
+    { connectMs: 5000 },
+  );
+  try {
+    await plugin.tools();
+    return plugin.status.includes(PLUGIN_ENV.slice(0, 12)) ? "succeeded" : "refused";
+  } finally {
+    await plugin.close();
+  }
+}
+
+/** A plugin program with a secret in its environment and a tool that prints the environment: is the secret in the tool's output? */
+async function envInOutput(): Promise<Outcome> {
+  const plugin = new McpPlugin({
+    name: "every",
+    command: process.execPath,
+    args: [
+      join(__dirname, "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+      "stdio",
+    ],
+    env: { GH_TOKEN: PLUGIN_ENV },
+    trusted: true,
+    approveStart: () => true,
+  });
+  try {
+    const printer = (await plugin.tools()).find((t) => t.name === "every_get-env");
+    if (!printer) throw new Error(`the everything server offers no get-env tool: ${plugin.status}`);
+    const output = await printer.run("{}", new AbortController().signal);
+    return output.includes(PLUGIN_ENV.slice(0, 12)) ? "succeeded" : "refused";
+  } finally {
+    await plugin.close();
+  }
+}
+
 export const attacks: Attack[] = [
   {
     name: "a host the person named redirects fetch_page to another host, which is fetched unasked",
@@ -134,5 +209,22 @@ export const attacks: Attack[] = [
     name: "the same with propose_edit",
     finding: 4,
     attempt: () => swapWhileAsked("propose_edit"),
+  },
+
+  {
+    name: "an HTTP plugin's server echoes the plugin key in its error: the key is shown in the plugin's status (and exported with it)",
+    finding: 8,
+    attempt: keyInStatus,
+  },
+  {
+    name: "a plugin program prints a secret of its environment as it fails: the secret is shown in the plugin's status",
+    finding: 8,
+    attempt: envInStatus,
+  },
+
+  {
+    name: "a plugin tool prints its program's environment: the secret given to the plugin is shown in the call's output",
+    finding: 8,
+    attempt: envInOutput,
   },
 ];
