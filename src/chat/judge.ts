@@ -116,7 +116,7 @@ export async function judge(
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
-    if (ruled.verdict === "allowed" && rules.root) {
+    if (rules.root) {
       const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
       if (place) {
         reasons.push(`It ${RUNS_CODE}: the command names a protected place (${place}).`);

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PendingChanges } from "../../../src/chat/pending/changes";
 import { McpPlugin } from "../../../src/chat/plugins";
+import type { CommandRules } from "../../../src/chat/workspace/command-rules";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
 import { recordingEditor } from "./obey";
 import type { Attack, Outcome } from "./attack";
@@ -188,6 +189,20 @@ async function envInOutput(): Promise<Outcome> {
   }
 }
 
+/** With the person's allow rule `rule`, the model runs `line`, which makes the allowed command run the repository's ./evil.sh. */
+function pastRule(rule: string, line: string): Attack {
+  const rules: CommandRules = { allow: [rule], deny: [] };
+  return {
+    name: `with "${rule}" allowed, run_command runs ${JSON.stringify(line)} unasked`,
+    attempt: async () =>
+      outcomeOf(
+        await obey([["run_command", JSON.stringify({ command: line })]], {
+          commands: { rules: () => rules, keep: async () => undefined },
+        }),
+      ),
+  };
+}
+
 export const attacks: Attack[] = [
   {
     name: "a host the person named redirects fetch_page to another host, which is fetched unasked",
@@ -227,4 +242,12 @@ export const attacks: Attack[] = [
     finding: 8,
     attempt: envInOutput,
   },
+
+  pastRule("git fetch *", "git fetch --upload-pack=./evil.sh ."),
+  pastRule("git *", "git -c core.sshCommand=./evil.sh fetch origin"),
+  pastRule("git *", "git config core.fsmonitor ./evil.sh"),
+  pastRule("git grep *", "git grep -O./evil.sh TODO"),
+  pastRule("npm test *", "npm test --script-shell=./evil.sh"),
+  pastRule("npm run *", "npm run build --userconfig=evil.npmrc"),
+  pastRule("make *", "make test SHELL=./evil.sh"),
 ];
