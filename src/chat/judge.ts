@@ -15,6 +15,7 @@ import {
   type Rules,
   type Verdict,
 } from "./approval";
+import { ownText } from "./quoted";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
 import { protectedPath, RUNS_CODE } from "./workspace/protected";
@@ -63,11 +64,11 @@ function recordOf(input: string): Record<string, unknown> {
   }
 }
 
-/** The host names of the http(s) addresses written in `texts`. */
+/** The host names of the http(s) addresses written in `texts` (not in what they quote: see quoted.ts). */
 export function hostsNamed(texts: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const text of texts) {
-    for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
+    for (const match of ownText(text).matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
       const host = hostOf(match[0]);
       if (host) out.add(host);
     }
