@@ -84,9 +84,12 @@ const NODE_PACKAGES: Risky = {
     "--import",
     "--loader",
   ],
-  subcommands: ["exec", "x", "explore", "init", "create", "dlx", "edit", "config", "set", "c"],
+  subcommands: ["exec", "x", "explore", "init", "create", "dlx", "edit", "config", "set", "c", "node"],
   endsAtDashes: true,
 };
+
+/** Bun also evaluates code given on its command line. */
+const BUN: Risky = { ...NODE_PACKAGES, options: [...NODE_PACKAGES.options, "-e", "--eval", "-p", "--print"] };
 
 const MAKE: Risky = {
   options: ["-f", "--file", "--makefile", "-E", "--eval", "-C", "--directory", "-I", "--include-dir"],
@@ -104,7 +107,7 @@ const RISKY: Record<string, Risky> = {
   "npm.cmd": NODE_PACKAGES,
   pnpm: NODE_PACKAGES,
   yarn: NODE_PACKAGES,
-  bun: NODE_PACKAGES,
+  bun: BUN,
   make: MAKE,
   gmake: MAKE,
   cargo: CARGO,

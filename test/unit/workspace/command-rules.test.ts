@@ -165,6 +165,8 @@ describe("command rules: a rule's * never covers a word that runs another progra
       "git push *",
       "npm test *",
       "npm run *",
+      "yarn *",
+      "bun *",
       "make *",
       "cargo test *",
     ],
@@ -195,6 +197,8 @@ describe("command rules: a rule's * never covers a word that runs another progra
     "npm test --node-options=--require=./evil.js",
     "npm run build --script-shell ./evil.sh",
     "npm run build --prefix=evil",
+    "yarn node ./evil.js",
+    "bun -e 'require(\"./evil.js\")'",
     "make test SHELL=./evil.sh",
     "make -f evil.mk",
     "make -Cevil",
@@ -206,7 +210,7 @@ describe("command rules: a rule's * never covers a word that runs another progra
       assert.equal(said.verdict, "ask");
       assert.match(
         said.verdict === "ask" ? said.why : "",
-        /can make (git|npm|make|cargo) run another program or read other settings: a `\*` in a rule does not cover it\.$/,
+        /can make (git|npm|yarn|bun|make|cargo) run another program or read other settings: a `\*` in a rule does not cover it\.$/,
       );
     });
   }
