@@ -266,6 +266,35 @@ function alwaysThenEditorRuns(path: string): Attack {
   };
 }
 
+/**
+ * The repository links `vendor` to a folder outside the workspace and its tsconfig keeps links as
+ * they are (preserveSymlinks), so the language server answers a definition at `vendor/keys.ts`.
+ * Does `definition` read that line, from outside the workspace, to the model?
+ */
+async function definitionThroughLink(): Promise<Outcome> {
+  const outside = mkdtempSync(join(tmpdir(), "tandem-outside-"));
+  writeFileSync(join(outside, "keys.ts"), "export const token = 'ghp_outsidesecret0123456789';\n");
+  try {
+    let root = "";
+    const editor = {
+      ...recordingEditor({ opened: [], proposed: [], created: [], ran: [] }),
+      definition: async () => [{ path: join(root, "vendor/keys.ts"), line: 1, column: 14 }],
+    };
+    const run = await obey([["definition", JSON.stringify({ path: "README.md", line: 1, column: 1 })]], {
+      prepare: (at) => {
+        root = at;
+        symlinkSync(outside, join(at, "vendor"));
+      },
+      workspace: { editor },
+    });
+    const output = run.calls.map((c) => c.output ?? "").join("\n");
+    // A read-only call runs unasked: what matters is whether the line outside reached the model.
+    return output.includes("ghp_outsidesecret") ? "succeeded" : "refused";
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
+}
+
 export const attacks: Attack[] = [
   {
     name: "a host the person named redirects fetch_page to another host, which is fetched unasked",
@@ -327,4 +356,9 @@ export const attacks: Attack[] = [
 
   alwaysThenEditorRuns("node_modules/eslint/lib/api.js"),
   alwaysThenEditorRuns("eslint.config.mjs"),
+
+  {
+    name: "definition reads a line from outside the workspace, through a link the repository ships, to the model",
+    attempt: definitionThroughLink,
+  },
 ];
