@@ -15,6 +15,7 @@ import {
   type Rules,
   type Verdict,
 } from "./approval";
+import { ownText } from "./quoted";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
 import { protectedPath, RUNS_CODE } from "./workspace/protected";
@@ -63,11 +64,11 @@ function recordOf(input: string): Record<string, unknown> {
   }
 }
 
-/** The host names of the http(s) addresses written in `texts`. */
+/** The host names of the http(s) addresses written in `texts` (not in what they quote: see quoted.ts). */
 export function hostsNamed(texts: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const text of texts) {
-    for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
+    for (const match of ownText(text).matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
       const host = hostOf(match[0]);
       if (host) out.add(host);
     }
@@ -116,7 +117,7 @@ export async function judge(
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
-    if (ruled.verdict === "allowed" && rules.root) {
+    if (rules.root) {
       const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
       if (place) {
         reasons.push(`It ${RUNS_CODE}: the command names a protected place (${place}).`);

@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { scrub } from "../agent/scrub";
 import type { Tool } from "../agent/types";
 import { AddressError, checkPublic } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
@@ -119,7 +120,7 @@ export class McpPlugin {
       if (listed.length > TOOL_LIMIT) this.status += ` (of more; only the first ${TOOL_LIMIT} are offered)`;
       return kept.map((tool, i) => this.toolOf(tool, names[i]));
     } catch (error) {
-      this.status = this.failure(error);
+      this.status = this.hidden(this.failure(error));
       return [];
     }
   }
@@ -138,7 +139,7 @@ export class McpPlugin {
     try {
       link = await this.connected();
     } catch (error) {
-      throw new Error(`plugin ${this.name}: ${this.failure(error)}`);
+      throw new Error(this.hidden(`plugin ${this.name}: ${this.failure(error)}`));
     }
     const callMs = this.limits.callMs ?? 60_000;
     let result;
@@ -148,9 +149,19 @@ export class McpPlugin {
         signal,
       });
     } catch (error) {
-      throw new Error(this.callFailure(link, tool, error, callMs));
+      throw new Error(this.hidden(this.callFailure(link, tool, error, callMs)));
     }
-    return resultText(result);
+    return this.hidden(resultText(result));
+  }
+
+  /**
+   * TEXT without the plugin's secrets (its key, its program's environment values): a server or a
+   * program may echo them in an error or a result, which is shown, stored, exported and sent on.
+   */
+  hidden(text: string): string {
+    const source = this.source;
+    const secrets = isStdio(source) ? Object.values(source.env ?? {}) : [source.key];
+    return secrets.reduce<string>((out, secret) => scrub(out, secret), text);
   }
 
   /** Closes the connection and ends the program, if any. */

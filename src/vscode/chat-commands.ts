@@ -64,7 +64,9 @@ export function registerChatCommands(
         title: vscode.l10n.t("Ask about {0}", where),
         value: vscode.l10n.t("Explain this code."),
       });
-      if (question) await ask(`${question}\n\nFrom ${where}:\n\`\`\`${language}\n${code}\n\`\`\``);
+      // A fence longer than any run of backticks in the code, so the code cannot close it.
+      const fence = "`".repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      if (question) await ask(`${question}\n\nFrom ${where}:\n${fence}${language}\n${code}\n${fence}`);
     }),
     vscode.commands.registerCommand("tandem.askFile", async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;

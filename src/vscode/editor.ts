@@ -78,7 +78,7 @@ export class VsCodeEditor implements Editor {
     if (this.pending?.mode() === "pending") {
       // Counted before the write, so the language server's answer to it is the one waited for.
       this.problemChanges.wrote(p.path);
-      return this.pending.write(p.path, p.shown, p.after);
+      return this.pending.write(p.path, p.shown, p.after, p.recheck);
     }
     const key = `/${++this.count}/${p.shown}`;
     this.proposals.texts.set(key, p.after);
@@ -99,6 +99,8 @@ export class VsCodeEditor implements Editor {
         reject,
       );
       if (choice !== accept) return { accepted: false, note: "The person rejected the change." };
+      // The person may have read the diff for minutes: the path is checked again before the write.
+      await p.recheck?.();
       const uri = vscode.Uri.file(p.path);
       const document = await vscode.workspace.openTextDocument(uri);
       const edit = new vscode.WorkspaceEdit();
@@ -118,7 +120,9 @@ export class VsCodeEditor implements Editor {
 
   async create(file: NewFile): Promise<Verdict | void> {
     this.problemChanges.wrote(file.path);
-    if (this.pending?.mode() === "pending") return this.pending.write(file.path, file.shown, file.content);
+    if (this.pending?.mode() === "pending")
+      return this.pending.write(file.path, file.shown, file.content, file.recheck);
+    await file.recheck?.();
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file.path), new TextEncoder().encode(file.content));
   }
 

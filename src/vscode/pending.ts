@@ -114,9 +114,9 @@ export class PendingReview implements vscode.Disposable {
     return (await this.changes()).list().map(({ path, shown }) => ({ path, shown }));
   }
 
-  /** Writes `text` as the file `path` at once, as a pending change. */
-  async write(path: string, shown: string, text: string): Promise<Verdict> {
-    return core().writePending(await this.changes(), path, shown, text);
+  /** Writes `text` as the file `path` at once, as a pending change (`recheck` right before the write). */
+  async write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<Verdict> {
+    return core().writePending(await this.changes(), path, shown, text, recheck);
   }
 
   /** What the agent is told at its next turn about its pending changes. */

@@ -7,8 +7,8 @@
  * told (at its next turn) what became of what it wrote. Kept in a small JSON file, so pending
  * changes survive a window reload.
  */
-import { mkdir, readFile, rename } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, readFile, realpath, rename } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { writeAtomic } from "../store-file";
 import { hunksOf, keepHunk, listing, undoHunk, type Hunk } from "./diff";
@@ -29,6 +29,8 @@ const pendingShape = z.object({
   original: z.string().nullable(),
   wrote: z.string(),
   at: z.number(),
+  /** Where the path really led when the agent first wrote it (links resolved); an undo goes nowhere else. */
+  real: z.string().optional(),
 });
 
 /** One file the agent changed and the person has not settled. */
@@ -114,21 +116,24 @@ export class PendingChanges {
   /**
    * Writes `text` as the file `path` (shown as `shown`) as a pending change: its text before is
    * kept the first time, so a file the agent writes twice is reviewed against what the person had.
+   * `recheck` runs right before the file is written: when it throws, nothing is written or kept.
    */
-  write(path: string, shown: string, text: string): Promise<void> {
+  write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<void> {
     return this.serial(async () => {
       if (text.length > PENDING_LIMIT) throw new Error(tooLarge(shown));
       const earlier = this.byPath.get(path);
       if (!earlier) {
         const before = (await this.files.read(path)) ?? null;
         if (before !== null && before.length > PENDING_LIMIT) throw new Error(tooLarge(shown));
-        this.byPath.set(path, { path, shown, before, original: before, wrote: text, at: this.now() });
+        const real = await realOf(path);
+        this.byPath.set(path, { path, shown, before, original: before, wrote: text, at: this.now(), real });
       } else {
         this.byPath.set(path, { ...earlier, wrote: text });
       }
       // The before-text is on disk before the file changes, so a crash in between loses nothing.
       await this.save();
       try {
+        await recheck?.();
         await this.files.write(path, text);
       } catch (error) {
         if (earlier) this.byPath.set(path, earlier);
@@ -159,6 +164,7 @@ export class PendingChanges {
         this.byPath.set(path, { ...p, before: keepHunk(p.before ?? "", now, index) });
         await this.save();
       } else {
+        await unmoved(p);
         const back = undoHunk(p.before ?? "", now, index);
         if (p.before === null && back === "") await this.files.remove(path);
         else await this.files.write(path, back);
@@ -175,10 +181,10 @@ export class PendingChanges {
       if (action === "keep") {
         const now = (await this.files.read(path)) ?? null;
         this.byPath.set(path, { ...p, before: now });
-      } else if (p.before === null) {
-        await this.files.remove(path);
       } else {
-        await this.files.write(path, p.before);
+        await unmoved(p);
+        if (p.before === null) await this.files.remove(path);
+        else await this.files.write(path, p.before);
       }
       await this.settle(path);
     });
@@ -237,6 +243,30 @@ export class PendingChanges {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The real path of `path`: of the file, or of its nearest existing folder joined with the rest. */
+async function realOf(path: string): Promise<string> {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return join(real, ...rest.reverse());
+    if (dirname(at) === at) return path;
+    rest.push(basename(at));
+  }
+}
+
+/**
+ * Throws when `p`'s path leads elsewhere than when the agent wrote it: a link swapped in since
+ * (into `.git/hooks`, say) would make an undo write the text from before there.
+ */
+async function unmoved(p: Pending): Promise<void> {
+  if (p.real === undefined) return;
+  const now = await realOf(p.path);
+  if (now !== p.real)
+    throw new Error(
+      `${p.shown} was not undone: a symbolic link now leads it to ${now}, not where Tandem wrote it. Look at it before changing it.`,
+    );
 }
 
 function tooLarge(shown: string): string {

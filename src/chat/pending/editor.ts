@@ -17,20 +17,23 @@ export function pendingEditor(base: Editor, changes: PendingChanges, mode: () =>
     run: (command) => base.run(command),
     text: base.text ? (path) => base.text!(path) : undefined,
     propose: (p: Proposal) =>
-      mode() === "ask" ? base.propose(p) : writePending(changes, p.path, p.shown, p.after),
+      mode() === "ask" ? base.propose(p) : writePending(changes, p.path, p.shown, p.after, p.recheck),
     create: (file: NewFile) =>
-      mode() === "ask" ? base.create(file) : writePending(changes, file.path, file.shown, file.content),
+      mode() === "ask"
+        ? base.create(file)
+        : writePending(changes, file.path, file.shown, file.content, file.recheck),
   };
 }
 
-/** Writes `text` as the file `path` at once, as a pending change of `changes`. */
+/** Writes `text` as the file `path` at once, as a pending change of `changes` (`recheck` just before). */
 export async function writePending(
   changes: PendingChanges,
   path: string,
   shown: string,
   text: string,
+  recheck?: () => Promise<void>,
 ): Promise<Verdict> {
-  await changes.write(path, shown, text);
+  await changes.write(path, shown, text, recheck);
   return { accepted: true, pending: true };
 }
 

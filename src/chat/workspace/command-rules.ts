@@ -4,8 +4,10 @@
  *
  * A rule is a command name and its words, written as you would type them: `npm test`,
  * `npm run lint`, `git status`. A last word `*` stands for any further plain arguments
- * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`). An allow rule without `*` allows
- * exactly its words: `npm test` allows neither `npm test --watch` nor `npm testx`.
+ * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`), never a word that makes the command
+ * run another program (`--upload-pack=`, `-c`, `--script-shell=`: see command-options.ts). An
+ * allow rule without `*` allows exactly its words: `npm test` allows neither `npm test --watch`
+ * nor `npm testx`.
  *
  * A line is allowed only when it is plain and every part of it (`a && b | c`) is allowed by a
  * rule. Plain means: printable ASCII only; no `$`, backticks, braces, `!`, `%`, `^`, comments,
@@ -20,6 +22,7 @@
  */
 
 import { parse, type ParseEntry } from "shell-quote";
+import { runsOther } from "./command-options";
 
 /** The rules the person keeps: command lines allowed without asking, and refused. */
 export interface CommandRules {
@@ -196,12 +199,16 @@ export function ruleWords(rule: string): { words: string[] } | { why: string } {
   return { words: any ? [...said.parts[0], "*"] : said.parts[0] };
 }
 
-/** True when the allow rule's `words` cover the part `part` exactly (a last `*` covers any further words). */
+/**
+ * True when the allow rule's `words` cover the part `part` exactly (a last `*` covers any further
+ * plain words, none that makes the command run another program).
+ */
 function covers(words: readonly string[], part: readonly string[]): boolean {
   const any = words.at(-1) === "*";
   const fixed = any ? words.slice(0, -1) : words;
   if (any ? part.length < fixed.length : part.length !== fixed.length) return false;
-  return fixed.every((w, i) => w === part[i]);
+  if (!fixed.every((w, i) => w === part[i])) return false;
+  return !any || runsOther(base(part[0]), part, fixed.length) === undefined;
 }
 
 /** True when the deny rule's `words` start at some word of `part` (by file name for the command). */
@@ -285,9 +292,10 @@ export function judgeCommand(line: string, rules: CommandRules): CommandJudgemen
   if (missing.length === 0) return { verdict: "allowed", rules: [...new Set(used)] };
   const offer = missing.map((part) => part.map(quoted));
   const written = missing.map((part) => `\`${part.join(" ")}\``).join(", ");
+  const risky = missing.map((part) => runsOther(base(part[0]), part, 1)).find((why) => why !== undefined);
   return {
     verdict: "ask",
-    why: `No rule of yours allows ${written}.`,
+    why: `No rule of yours allows ${written}.${risky ? ` ${risky}` : ""}`,
     offer: offer.every((words) => words.every((w) => w !== undefined))
       ? [...new Set(offer.map((words) => words.join(" ")))]
       : undefined,

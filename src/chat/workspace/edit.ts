@@ -12,6 +12,7 @@ import { editorText, type Editor, type Workspace } from "./editor";
 import { binary } from "./lines";
 import { inside, shown } from "./paths";
 import { problemsAfterEdit } from "./problems";
+import { recheckWrite } from "./recheck";
 import { count } from "./words";
 
 const editInput = z.object({
@@ -102,7 +103,10 @@ export async function proposeEdit(workspace: Workspace, editor: Editor, edit: Ed
   }
   const after = edited(before, name, edit);
   if (after === before) return `The edit changes nothing in ${name}; it was not proposed.`;
-  const verdict = await editor.propose({ path, shown: name, before, after });
+  // Checked now (the approval was earlier) and again by the editor right before it writes.
+  const recheck = () => recheckWrite(workspace.root, path, name);
+  await recheck();
+  const verdict = await editor.propose({ path, shown: name, before, after, recheck });
   const note = verdict.note ? ` ${verdict.note}` : "";
   if (verdict.pending)
     return withProblems(`${name} is changed. ${PENDING_NOTE}${note}`, workspace, editor, path);
@@ -137,7 +141,10 @@ export async function createFile(
       `${name} already exists; change it with propose_edit, or set overwrite to true to replace it.`,
     );
   }
-  const verdict = await editor.create({ path, shown: name, content: file.content, overwrite });
+  // Checked now (the approval was earlier) and again by the editor right before it writes.
+  const recheck = () => recheckWrite(workspace.root, path, name);
+  await recheck();
+  const verdict = await editor.create({ path, shown: name, content: file.content, overwrite, recheck });
   const pending = verdict?.pending ? ` ${PENDING_NOTE}` : "";
   const done = `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).${pending}`;
   return withProblems(done, workspace, editor, path);

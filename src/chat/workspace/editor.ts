@@ -15,6 +15,8 @@ export interface Proposal {
   before: string;
   /** The text proposed. */
   after: string;
+  /** Checks, right before the write, that the path is still the one approved (throws when not). */
+  recheck?: () => Promise<void>;
 }
 
 /** What the person did with a proposal. */
@@ -32,6 +34,8 @@ export interface NewFile {
   shown: string;
   content: string;
   overwrite: boolean;
+  /** Checks, right before the write, that the path is still the one approved (throws when not). */
+  recheck?: () => Promise<void>;
 }
 
 /** A command line to run in a terminal the person sees. */

@@ -129,6 +129,23 @@ function failure(error: unknown, url: string, timedOut: boolean, timeoutMs: numb
   return new Error(`Could not fetch ${url}: ${e.code ? `${e.code} ` : ""}${e.message}${proxyNote(e)}`);
 }
 
+/** The lower-case host name of the address a call named ("" when it is not a URL). */
+function hostOfAddress(address: string): string {
+  try {
+    return new URL(address).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
+/** What the model reads of a redirect to another host than the one the call named (and the person approved). */
+function elsewhere(from: string, to: URL, host: string): string {
+  return (
+    `${from} redirects to ${to.href}, on another host than ${host}. It was not followed: ` +
+    `call fetch_page with that address to read it (the person is asked about a host they have not allowed).`
+  );
+}
+
 /** Fetches `address` (public http/https only, redirects re-checked) and gives its title and text. */
 export async function fetchPage(
   address: string,
@@ -147,16 +164,21 @@ export async function fetchPage(
         throw hop === 0 ? error : new PageError(`${previous} redirects to ${current}: ${error.message}`);
       });
       const { url } = checked;
+      // The approval was for the first address's host (a private one is refused above, first).
+      const host = hostOfAddress(address);
+      if (hop > 0 && url.hostname.toLowerCase() !== host) throw new PageError(elsewhere(previous, url, host));
       const answer = await get(checked, options, both);
       const location = answer.headers.location;
       if (answer.status >= 300 && answer.status < 400 && location) {
         answer.body.destroy();
         previous = url.href;
+        let next: URL;
         try {
-          current = new URL(location, url).href;
+          next = new URL(location, url);
         } catch {
           throw new PageError(`${url.href} redirects to an address that is not valid: ${location}`);
         }
+        current = next.href;
         continue;
       }
       if (answer.status < 200 || answer.status >= 300) {

@@ -155,9 +155,12 @@ export function fixPrompt(p: ToFix): string {
   const width = String(last).length;
   const numbered = p.lines.map((text, i) => `${String(p.first + i).padStart(width)} | ${text}`);
   const fence = numbered.some((l) => l.includes("```")) ? "````" : "```";
+  // The message is the linter's (its words may come from the repository): quoted, so an address
+  // in it is not taken for one the person named.
+  const said = `${who ? `${who}: ` : ""}${p.message.trim()}`;
   return [
-    `Fix this ${p.severity} in ${p.shown}:${p.line}:${p.column}${who ? ` (${who})` : ""}:`,
-    p.message.trim(),
+    `Fix this ${p.severity} in ${p.shown}:${p.line}:${p.column}:`,
+    ...said.split(/\r?\n/).map((line) => `> ${line}`),
     "",
     `Lines ${p.first}–${last} of ${p.shown}:`,
     `${fence}${p.language}`,

@@ -2,7 +2,9 @@
  * Protected paths: places where a written file can run code on the person's machine without
  * anyone running it on purpose — git hooks and `.git/config` (`core.fsmonitor` runs on the next
  * `git status`), the editor's workspace settings and tasks, dev containers, CI workflows, package
- * manager and shell-environment files. A write there is always asked, and no "Always allow" or
+ * manager and shell-environment files, and what the editor's extensions load by themselves (the
+ * libraries in `node_modules/`, ESLint's and Prettier's JavaScript configs, run as soon as a file is
+ * open or saved). A write there is always asked, and no "Always allow" or
  * setting covers it. Matched case-insensitively on the real path, links resolved.
  */
 
@@ -10,7 +12,10 @@ import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Folders whose contents can run code: any path with one of these as a part is protected. */
-const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky"];
+const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky", "node_modules"];
+
+/** Configs in JavaScript that the editor's ESLint and Prettier extensions run on their own. */
+const RUN_CONFIGS = /^(eslint\.config|\.eslintrc|prettier\.config|\.prettierrc)\.[cm]?[jt]s$/;
 
 /** Why a path is protected, in words for the question. */
 export const RUNS_CODE = "can run code on your machine";
@@ -51,6 +56,7 @@ export function protectedPart(path: string): string | undefined {
   if (last === ".npmrc") return ".npmrc";
   if (last.startsWith(".yarnrc")) return ".yarnrc*";
   if (last === ".envrc") return ".envrc";
+  if (RUN_CONFIGS.test(last)) return last.replace(/\.[^.]+$/, ".*");
   return undefined;
 }
 

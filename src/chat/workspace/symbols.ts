@@ -110,8 +110,11 @@ export async function placesText(workspace: Workspace, places: Place[], max = PL
   const unique = [...new Map(places.map((p) => [`${p.path}:${p.line}:${p.column}`, p])).values()];
   const out = await Promise.all(
     unique.slice(0, max).map(async (p) => {
-      // Text outside the workspace (a library's declarations) is not read out to the model.
-      if (!within(workspace.root, p.path)) return `(outside the workspace) ${basename(p.path)}:${p.line}`;
+      // Text outside the workspace (a library's declarations, or a file a link leads out to) is not
+      // read out to the model: the real path counts, as for read_file.
+      const real =
+        within(workspace.root, p.path) && (await inside(workspace.root, p.path).catch(() => undefined));
+      if (!real) return `(outside the workspace) ${basename(p.path)}:${p.line}`;
       const text = await lineOf(p);
       return `${shown(workspace.root, p.path)}:${p.line}:${text ? ` ${text}` : ""}`;
     }),

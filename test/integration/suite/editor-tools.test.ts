@@ -156,8 +156,9 @@ describe("the editor tools in VS Code: problems, the quick fix, the commit messa
       60_000,
       "the quick fix's message to reach the model",
     );
-    assert.match(asked, /Fix this error in typed\.ts:1:\d+ \(ts 2322\):/);
-    assert.match(asked, /Type 'string' is not assignable to type 'number'\./);
+    assert.match(asked, /Fix this error in typed\.ts:1:\d+:/);
+    // The message is quoted (its words may be the repository's), with who reported it.
+    assert.match(asked, /> ts 2322: Type 'string' is not assignable to type 'number'\./);
     assert.match(asked, /1 \| export const total: number = \\?"seven\\?";/);
     // The conversation holds the problem as the person's message and the answer; the panel shows them.
     const { store } = await vscode.extensions

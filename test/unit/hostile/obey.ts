@@ -61,6 +61,8 @@ export interface Around {
   then?: [name: string, args: string][][];
   /** What the person answers when asked (default: no). */
   person?: (call: Item, question: Question | undefined) => Decision;
+  /** Leaves the copy of the repository on disk, for the attack to look at and remove. */
+  keep?: boolean;
 }
 
 /**
@@ -105,7 +107,7 @@ export async function obey(
     return { root, calls: callItems, asked: seen, questions, done };
   } finally {
     await b.end();
-    rmSync(root, { recursive: true, force: true });
+    if (!extra.keep) rmSync(root, { recursive: true, force: true });
   }
 }
 

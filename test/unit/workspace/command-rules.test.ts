@@ -156,6 +156,88 @@ describe("command rules: hostile lines are never allowed", () => {
   });
 });
 
+describe("command rules: a rule's * never covers a word that runs another program", () => {
+  const rules: CommandRules = {
+    allow: [
+      "git *",
+      "git fetch *",
+      "git log *",
+      "git push *",
+      "npm test *",
+      "npm run *",
+      "yarn *",
+      "bun *",
+      "make *",
+      "cargo test *",
+    ],
+    deny: [],
+  };
+  const risky: string[] = [
+    "git -c core.sshCommand=./evil.sh fetch",
+    "git -c alias.x=sh x",
+    "git --config-env=core.pager=EVIL log",
+    "git --exec-path=evil status",
+    "git --git-dir=evil status",
+    "git -C evil status",
+    "git fetch --upload-pack=./evil.sh .",
+    "git fetch --upload-pack ./evil.sh .",
+    "git push --receive-pack=./evil.sh origin",
+    "git log --ext-diff -p",
+    "git log --output=package.json",
+    "git grep -O./evil.sh x",
+    "git grep --open-files-in-pager=./evil.sh x",
+    "git rebase --exec=./evil.sh main",
+    "git rebase -x ./evil.sh main",
+    "git difftool -x ./evil.sh",
+    "git config core.fsmonitor ./evil.sh",
+    "git submodule foreach ./evil.sh",
+    "git bisect run ./evil.sh",
+    "npm test --script-shell=./evil.sh",
+    "npm test --userconfig=evilrc",
+    "npm test --node-options=--require=./evil.js",
+    "npm run build --script-shell ./evil.sh",
+    "npm run build --prefix=evil",
+    "yarn node ./evil.js",
+    "bun -e 'require(\"./evil.js\")'",
+    "make test SHELL=./evil.sh",
+    "make -f evil.mk",
+    "make -Cevil",
+    "cargo test --config target.x86_64-unknown-linux-gnu.runner='./evil.sh'",
+  ];
+  for (const line of risky) {
+    it(`asks for ${JSON.stringify(line)}, saying why`, () => {
+      const said = judgeCommand(line, rules);
+      assert.equal(said.verdict, "ask");
+      assert.match(
+        said.verdict === "ask" ? said.why : "",
+        /can make (git|npm|yarn|bun|make|cargo) run another program or read other settings: a `\*` in a rule does not cover it\.$/,
+      );
+    });
+  }
+
+  it("still covers plain arguments: options after the subcommand, and the script's own after --", () => {
+    for (const line of [
+      "git log -c",
+      "git log --stat -p src/a.ts",
+      "git push -u origin main",
+      "git fetch origin",
+      "npm test -- --script-shell=x --watch=false",
+      "npm run build",
+      "make test",
+      "cargo test -- --nocapture",
+    ]) {
+      assert.equal(verdictOf(line, rules), "allowed", line);
+    }
+  });
+
+  it("allows such a word where the person's rule names it", () => {
+    assert.equal(
+      verdictOf("git -c color.ui=never status", { allow: ["git -c color.ui=never status"], deny: [] }),
+      "allowed",
+    );
+  });
+});
+
 describe("command rules: deny wins and is found where it hides", () => {
   it("refuses a line any part of which a deny rule names, even when allow rules cover the rest", () => {
     const rules = { allow: ["npm test", "rm *", "git *"], deny: ["rm", "git push"] };

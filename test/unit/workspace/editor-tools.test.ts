@@ -363,8 +363,8 @@ describe("editor tools: problems, language features and git", () => {
       assert.equal(
         text,
         [
-          "Fix this error in src/use.ts:2:7 (ts 2322):",
-          "Type 'number' is not assignable to type 'string'.",
+          "Fix this error in src/use.ts:2:7:",
+          "> ts 2322: Type 'number' is not assignable to type 'string'.",
           "",
           "Lines 1–2 of src/use.ts:",
           "```typescript",

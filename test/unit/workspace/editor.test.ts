@@ -21,13 +21,16 @@ class FakeEditor implements Editor {
     this.opened.push({ path, line });
   }
 
-  async propose(proposal: Proposal): Promise<Verdict> {
+  async propose({ recheck, ...proposal }: Proposal): Promise<Verdict> {
+    // A fake editor writes as a real one does: after checking the path again.
+    await recheck?.();
     this.proposals.push(proposal);
     if (this.verdict.accepted) writeFileSync(proposal.path, proposal.after);
     return this.verdict;
   }
 
-  async create(file: NewFile): Promise<void> {
+  async create({ recheck, ...file }: NewFile): Promise<void> {
+    await recheck?.();
     this.created.push(file);
     writeFileSync(file.path, file.content, { flag: file.overwrite ? "w" : "wx" });
   }

@@ -57,6 +57,10 @@ describe("fetch_page", () => {
           return redirect(`http://127.0.0.1:${port}/page`);
         case "/to-localhost":
           return redirect(`http://localhost:${port}/page`);
+        case "/to-other":
+          return redirect(`http://other.example:${port}/page`);
+        case "/to-other-chain":
+          return redirect("/to-other");
         case "/to-metadata":
           return redirect("http://169.254.169.254/latest/meta-data/");
         case "/big": {
@@ -163,6 +167,19 @@ describe("fetch_page", () => {
       );
     }
     assert.equal(hits["/page"], before, "the private target was never reached");
+  });
+
+  it("follows no redirect to another host than the one named, in one hop or a chain, and says how to read it", async () => {
+    const before = hits["/page"];
+    for (const path of ["/to-other", "/to-other-chain"]) {
+      const message = await refusal(fetchPage(`http://public.example:${port}${path}`, publicName));
+      assert.equal(
+        message,
+        `http://public.example:${port}/to-other redirects to http://other.example:${port}/page, on another host than public.example. ` +
+          "It was not followed: call fetch_page with that address to read it (the person is asked about a host they have not allowed).",
+      );
+    }
+    assert.equal(hits["/page"], before, "the other host was never reached");
   });
 
   it("refuses other schemes, also as a redirect target", async () => {
