@@ -1,0 +1,76 @@
+/**
+ * Finds every text Tandem shows through a translation call, with the TypeScript compiler: calls of
+ * `vscode.l10n.t("…")` and of `t("…")` imported from src/protocol/l10n. The English bundle
+ * (`l10n/bundle.l10n.json`) is made from what this finds, and a unit test compares the two.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+
+/** The folders whose code shows text to the person. */
+export const SOURCE_FOLDERS = ["src", "webview-ui"];
+
+/** What the calls say: the English messages, and the calls whose message is not a literal. */
+export interface Messages {
+  messages: string[];
+  problems: string[];
+}
+
+/** Every .ts file under `folder`, in a stable order. */
+export function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** The local names `t` has in this file when imported from the protocol's l10n module. */
+function translators(file: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!/(^|\/)protocol\/l10n$/.test(statement.moduleSpecifier.text)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const el of bindings.elements)
+        if ((el.propertyName ?? el.name).text === "t") names.add(el.name.text);
+    }
+  }
+  return names;
+}
+
+/** The English messages of the translation calls in `files`, sorted, each once. */
+export function collectMessages(files: string[], root: string): Messages {
+  const messages = new Set<string>();
+  const problems: string[] = [];
+  for (const path of files) {
+    const file = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+    const local = translators(file);
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node)) {
+        const callee = node.expression.getText(file);
+        if (local.has(callee) || callee === "vscode.l10n.t") {
+          const [first] = node.arguments;
+          if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
+            messages.add(first.text);
+          } else {
+            const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+            problems.push(
+              `${relative(root, path)}:${line + 1}: ${callee}() needs a string literal as its message`,
+            );
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return { messages: [...messages].sort(), problems };
+}
+
+/** The English bundle for the repository at `root`: each message keyed by itself. */
+export function englishBundle(root: string): { bundle: Record<string, string>; problems: string[] } {
+  const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
+  const { messages, problems } = collectMessages(files, root);
+  return { bundle: Object.fromEntries(messages.map((m) => [m, m])), problems };
+}
