@@ -24,6 +24,18 @@ export function sourceFiles(folder: string): string[] {
     .sort();
 }
 
+/** The text of a string literal, or of literals joined with `+` (a long message over several lines); else undefined. */
+function literal(node: ts.Expression): string | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isParenthesizedExpression(node)) return literal(node.expression);
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = literal(node.left);
+    const right = literal(node.right);
+    return left === undefined || right === undefined ? undefined : left + right;
+  }
+  return undefined;
+}
+
 /** The local names `t` has in this file when imported from the protocol's l10n module. */
 function translators(file: ts.SourceFile): Set<string> {
   const names = new Set<string>();
@@ -51,8 +63,9 @@ export function collectMessages(files: string[], root: string): Messages {
         const callee = node.expression.getText(file);
         if (local.has(callee) || callee === "vscode.l10n.t") {
           const [first] = node.arguments;
-          if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
-            messages.add(first.text);
+          const message = first ? literal(first) : undefined;
+          if (message !== undefined) {
+            messages.add(message);
           } else {
             const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
             problems.push(

@@ -5,13 +5,14 @@
 import type { PendingAction, PendingFile } from "../src/protocol/messages";
 import { button, fill, h } from "./dom";
 import type { Host } from "./host";
+import { t } from "../src/protocol/l10n";
 
 /** The bar; hidden while nothing is pending. */
 export class PendingBar {
   readonly element = h("div", {
     class: "pending-bar",
     role: "region",
-    "aria-label": "Pending changes",
+    "aria-label": t("Pending changes"),
     hidden: true,
   });
 
@@ -46,9 +47,9 @@ export class PendingBar {
       h(
         "div",
         { class: "pending-actions" },
-        button("diff", "Review", ask("review"), { showLabel: true }),
-        button("check-all", "Keep All", ask("keepAll"), { showLabel: true, primary: true }),
-        button("discard", "Undo All", ask("undoAll"), { showLabel: true }),
+        button("diff", t("Review"), ask("review"), { showLabel: true }),
+        button("check-all", t("Keep All"), ask("keepAll"), { showLabel: true, primary: true }),
+        button("discard", t("Undo All"), ask("undoAll"), { showLabel: true }),
       ),
     );
   }

@@ -20,10 +20,11 @@ describe("l10n: the English bundle follows the code", () => {
         "const b = vscode.l10n.t(`Keep All`);",
         'const c = t("not the protocol\'s t");',
         "const d = say(label);",
+        'const e = say("Two lines " + "joined");',
       ].join("\n"),
     );
     const found = collectMessages([file], dir);
-    assert.deepEqual(found.messages, ["Keep All", "Send {0}"]);
+    assert.deepEqual(found.messages, ["Keep All", "Send {0}", "Two lines joined"]);
     assert.deepEqual(found.problems, ["shown.ts:6: say() needs a string literal as its message"]);
   });
 
