@@ -158,7 +158,10 @@ export async function askPerson(
       // A notification that could not be shown leaves the panel to decide.
       (error: unknown) =>
         problem(
-          `The approval question could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+          t(
+            "The approval question could not be shown: {0}",
+            error instanceof Error ? error.message : String(error),
+          ),
         ),
     );
   });

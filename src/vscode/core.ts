@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { currentBundle } from "../protocol/l10n";
+import { currentBundle, t } from "../protocol/l10n";
 
 /** What dist/core.js holds. */
 export type Core = typeof import("./core-entry");
@@ -21,7 +21,11 @@ export function core(): Core {
       loaded.setBundle(currentBundle());
     } catch (e) {
       throw new Error(
-        `Tandem's core could not be loaded from ${file} (${(e as Error).message}). Reinstall the extension.`,
+        t(
+          "Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.",
+          file,
+          (e as Error).message,
+        ),
       );
     }
   }

@@ -74,7 +74,9 @@ export function activate(context: vscode.ExtensionContext) {
   // Conversations go on after a restart: the runner (and the model shown in the status bar) start a moment
   // after activation, so that activation itself loads nothing heavy.
   const later = setTimeout(() => {
-    void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`));
+    void conversations().catch((e: Error) =>
+      vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", e.message)),
+    );
     showModel();
   }, 1500);
   context.subscriptions.push({ dispose: () => clearTimeout(later) });
