@@ -82,7 +82,10 @@ export function imageAnswered(message: ImageLoaded): void {
   const what: Asked =
     "data" in message && RASTER.test(message.data)
       ? { state: "loaded", data: message.data }
-      : { state: "failed", error: "error" in message ? message.error : "it is not an image the panel shows" };
+      : {
+          state: "failed",
+          error: "error" in message ? message.error : t("it is not an image the panel shows"),
+        };
   asked.set(message.url, what);
   restoreImages(document);
 }

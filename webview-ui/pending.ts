@@ -41,7 +41,8 @@ export class PendingBar {
       this.element,
       h("span", {
         class: "pending-title",
-        text: files.length === 1 ? "1 file changed by Tandem" : `${files.length} files changed by Tandem`,
+        text:
+          files.length === 1 ? t("1 file changed by Tandem") : t("{0} files changed by Tandem", files.length),
       }),
       list,
       h(
