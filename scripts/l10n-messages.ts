@@ -87,3 +87,67 @@ export function englishBundle(root: string): { bundle: Record<string, string>; p
   const { messages, problems } = collectMessages(files, root);
   return { bundle: Object.fromEntries(messages.map((m) => [m, m])), problems };
 }
+
+/** Attributes and properties of the panel's elements that a person reads (or hears). */
+const SHOWN = new Set(["text", "title", "placeholder", "aria-label", "label", "hint", "textContent"]);
+
+/** Names shown as they are in every language. */
+const NAMES = new Set(["Tandem"]);
+
+/** Whether a literal is words a person reads: a word with a small letter, not a name. */
+function isWords(text: string): boolean {
+  return /[A-Za-z]*[a-z][A-Za-z]*/.test(text) && /[A-Za-z]{2,}/.test(text) && !NAMES.has(text.trim());
+}
+
+/**
+ * The panel's texts written as bare literals instead of through t(): values of shown attributes in
+ * the panel's element builders (`h(tag, { text: "…" })`), button labels (`button(icon, "…")`), and
+ * assignments to `.textContent`, `.title` or `.placeholder`. Each as "file:line: text".
+ */
+export function bareTexts(files: string[], root: string): string[] {
+  const found: string[] = [];
+  for (const path of files) {
+    const file = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+    const report = (node: ts.Node, text: string) => {
+      const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+      found.push(`${relative(root, path)}:${line + 1}: ${text}`);
+    };
+    const bare = (node: ts.Expression | undefined): void => {
+      if (!node) return;
+      if (ts.isParenthesizedExpression(node)) return bare(node.expression);
+      if (ts.isConditionalExpression(node)) return (bare(node.whenTrue), bare(node.whenFalse));
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+        return bare(node.right);
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+        if (isWords(node.text)) report(node, node.text);
+      } else if (ts.isTemplateExpression(node)) {
+        const words = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(" ");
+        if (isWords(words)) report(node, node.getText(file));
+      }
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+        const [, second] = node.arguments;
+        if (node.expression.text === "button") bare(second);
+        if (node.expression.text === "h" && second && ts.isObjectLiteralExpression(second)) {
+          for (const p of second.properties) {
+            if (ts.isPropertyAssignment(p) && SHOWN.has(p.name.getText(file).replace(/^["']|["']$/g, ""))) {
+              bare(p.initializer);
+            }
+          }
+        }
+      }
+      if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(node.left) &&
+        SHOWN.has(node.left.name.text)
+      ) {
+        bare(node.right);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
+}

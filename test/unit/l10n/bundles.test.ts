@@ -65,6 +65,7 @@ describe("l10n: translations are complete", () => {
       'l10n/bundle.l10n.de.json: "Tandem changed {0} files" has placeholders [], English [{0}]',
       'l10n/bundle.l10n.de.json: "$(check) Keep" has icons [$(pass)], English [$(check)]',
       'l10n/bundle.l10n.de.json: "{name} is waiting" has placeholders [{Name}], English [{name}]',
+      'l10n/bundle.l10n.de.json: "To do: " does not keep the spaces at its ends',
     ]);
     assert.deepEqual(checkLanguage(fixture, "ja"), [
       "package.nls.ja.json is missing",

@@ -71,6 +71,9 @@ export function compare(
       problems.push(`${file}: "${key}" is empty`);
       continue;
     }
+    // A text joined to others ("Done: " before a step) keeps the spaces at its ends.
+    const ends = (s: string) => [/^\s*/.exec(s)?.[0], /\s*$/.exec(s)?.[0]].join("|");
+    if (ends(value) !== ends(source)) problems.push(`${file}: "${key}" does not keep the spaces at its ends`);
     const want = placeholders(source);
     const got = placeholders(value);
     for (const kind of Object.keys(want)) {
