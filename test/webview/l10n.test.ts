@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { artifact, chromiumPanels, type Panel } from "./page";
-import { PSEUDO_LETTERS, pseudoBundle } from "./pseudo";
+import { PSEUDO_LETTERS, pseudo, pseudoBundle } from "./pseudo";
 import { recorded, snapshot } from "./stream";
 
 /** What overflows or is cut in the page now, one line each, named by `state`. */
@@ -102,9 +102,10 @@ describe("the panel in a long language (pseudo-locale, 40% longer, at 300px)", (
       // A picture of each state, for a person checking the layout by eye.
       await panel.screenshot(`l10n-pseudo-${state.replace(/[^a-z]+/gi, "-").toLowerCase()}`);
     };
-    const tab = async (index: number) => {
-      await page.getByRole("tab").nth(index).click();
-      await page.locator("[role=tabpanel]:not([hidden])").waitFor();
+    /** Opens the tab of the English `name` (named in the pseudo-locale) and waits for its page. */
+    const tab = async (name: string) => {
+      await page.getByRole("tab", { name: pseudo(name) }).click();
+      await page.getByRole("tabpanel", { name: pseudo(name) }).waitFor();
     };
 
     await panel.send(snapshot({ configured: false }));
@@ -123,16 +124,22 @@ describe("the panel in a long language (pseudo-locale, 40% longer, at 300px)", (
     );
     await look("conversation: approval, error, running, pending changes");
 
-    const pages = ["Conversations", "Assistants", "Skills", "Plugins", "Memory"];
-    for (const [i, name] of pages.entries()) {
-      await tab(i + 1);
+    // Each page, and the editor of a row where the page has one.
+    const pages: [string, RegExp | undefined][] = [
+      ["Conversations", undefined],
+      ["Assistants", /Reviewer/],
+      ["Skills", /release/],
+      ["Plugins", /search/],
+      ["Memory", undefined],
+    ];
+    for (const [name, row] of pages) {
+      await tab(name);
       await look(name);
-      const row = page.locator("[role=tabpanel]:not([hidden]) .row-main").first();
-      if (name !== "Conversations" && name !== "Memory") {
-        await row.click();
-        await page.locator("[role=tabpanel]:not([hidden]) .form-actions").waitFor();
-        await look(`${name}, editing`);
-      }
+      if (!row) continue;
+      const shown = page.getByRole("tabpanel", { name: pseudo(name) });
+      await shown.getByRole("button", { name: row }).click();
+      await shown.locator(".form-actions").waitFor();
+      await look(`${name}, editing`);
     }
 
     await artifact("l10n-pseudo.txt", [...cut, ...english].join("\n"));
