@@ -57,12 +57,12 @@ describe("l10n: translations are complete", () => {
     assert.deepEqual(checkLanguage(fixture, "fr"), []);
     assert.deepEqual(checkLanguage(fixture, "de"), [
       'package.nls.de.json: "command.category" is missing',
-      'package.nls.de.json: "command.ask.title" is empty',
+      'package.nls.de.json: "command.ask.title" is empty or not a plain string',
       'package.nls.de.json: "configuration.edits.markdownDescription" has links [command:workbench.action.openSettings, https://example.com/bearbeiten], English [command:workbench.action.openSettings, https://example.com/edits]',
       'package.nls.de.json: "configuration.edits.markdownDescription" has codes [propose_edits], English [propose_edit]',
       'package.nls.de.json: "command.extra.title" is not an English key',
       'l10n/bundle.l10n.de.json: "Send the key for {0} to {1}?" has placeholders [{0}, {2}], English [{0}, {1}]',
-      'l10n/bundle.l10n.de.json: "Tandem changed {0} files" has placeholders [], English [{0}]',
+      'l10n/bundle.l10n.de.json: "Tandem changed {0} files" is empty or not a plain string',
       'l10n/bundle.l10n.de.json: "$(check) Keep" has icons [$(pass)], English [$(check)]',
       'l10n/bundle.l10n.de.json: "{name} is waiting" has placeholders [{Name}], English [{name}]',
       'l10n/bundle.l10n.de.json: "To do: " does not keep the spaces at its ends',

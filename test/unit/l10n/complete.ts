@@ -11,15 +11,6 @@ export const BUNDLES = [
   { english: "l10n/bundle.l10n.json", translated: (lang: string) => `l10n/bundle.l10n.${lang}.json` },
 ] as const;
 
-/** A bundle's text for one key: VS Code allows a plain string or `{ message, comment }`. */
-function text(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (value && typeof value === "object" && "message" in value && typeof value.message === "string") {
-    return value.message;
-  }
-  return undefined;
-}
-
 /** Reads a bundle file into key -> text, or says why it cannot be used. */
 export function readBundle(path: string): Map<string, string> | string {
   if (!existsSync(path)) return "is missing";
@@ -32,8 +23,8 @@ export function readBundle(path: string): Map<string, string> | string {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return "is not a JSON object";
   const out = new Map<string, string>();
   for (const [key, value] of Object.entries(parsed)) {
-    const t = text(value);
-    out.set(key, t ?? "");
+    // Only a plain string is a text: the panel and t() read no `{ message, comment }` form.
+    out.set(key, typeof value === "string" ? value : "");
   }
   return out;
 }
@@ -68,7 +59,7 @@ export function compare(
       continue;
     }
     if (value.trim() === "") {
-      problems.push(`${file}: "${key}" is empty`);
+      problems.push(`${file}: "${key}" is empty or not a plain string`);
       continue;
     }
     // A text joined to others ("Done: " before a step) keeps the spaces at its ends.
