@@ -8,6 +8,7 @@ import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
 import { byKey, type Store } from "./state";
+import { t } from "../src/protocol/l10n";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */
 export function modelOptions(
@@ -17,7 +18,7 @@ export function modelOptions(
   const groups = new Map<string, HTMLOptGroupElement>();
   const options: (HTMLOptionElement | HTMLOptGroupElement)[] = first ? [h("option", first)] : [];
   for (const choice of store.tables.choices.values()) {
-    const name = choice.group || "Models";
+    const name = choice.group || t("Models");
     let group = groups.get(name);
     if (!group) {
       group = h("optgroup", { label: name });
@@ -40,16 +41,31 @@ export function askAgain(
   verb: "Regenerate" | "Retry",
   ask: (model: string) => void,
 ): HTMLElement {
-  const slot = h("span", { class: "again", role: "group", "aria-label": `${verb} this answer` });
+  // Whole sentences per verb, so each language words them its own way.
+  const words =
+    verb === "Regenerate"
+      ? {
+          verb: t("Regenerate"),
+          group: t("Regenerate this answer"),
+          other: t("Regenerate with another model…"),
+          model: t("Model to regenerate with"),
+        }
+      : {
+          verb: t("Retry"),
+          group: t("Retry this answer"),
+          other: t("Retry with another model…"),
+          model: t("Model to retry with"),
+        };
+  const slot = h("span", { class: "again", role: "group", "aria-label": words.group });
   const closed = (): void => {
-    const other = button("ellipsis", `${verb} with another model…`, () => open(), { className: "link" });
+    const other = button("ellipsis", words.other, () => open(), { className: "link" });
     slot.replaceChildren(
-      button("refresh", verb, () => ask(""), { showLabel: true, className: "link" }),
+      button("refresh", words.verb, () => ask(""), { showLabel: true, className: "link" }),
       other,
     );
   };
   const open = (): void => {
-    const models = h("select", { class: "picker", "aria-label": `Model to ${verb.toLowerCase()} with` });
+    const models = h("select", { class: "picker", "aria-label": words.model });
     models.append(...modelOptions(panel.store));
     const cancel = (): void => {
       closed();
@@ -65,13 +81,13 @@ export function askAgain(
       models,
       button(
         "refresh",
-        verb,
+        words.verb,
         () => {
           if (models.value) ask(models.value);
         },
         { showLabel: true, primary: true },
       ),
-      button("close", "Cancel", cancel),
+      button("close", t("Cancel"), cancel),
     );
     models.focus();
   };
@@ -99,12 +115,12 @@ export function endsAnswer(item: Item, store: Store): boolean {
  * back as they were, a checkbox offers it.
  */
 export class MessageEditor {
-  readonly element = h("form", { class: "message-editor", "aria-label": "Edit your message" });
-  private readonly input = h("textarea", { class: "input", rows: 3, "aria-label": "Edited message" });
+  readonly element = h("form", { class: "message-editor", "aria-label": t("Edit your message") });
+  private readonly input = h("textarea", { class: "input", rows: 3, "aria-label": t("Edited message") });
   private readonly chips = h("div", {
     class: "chips attached",
     role: "list",
-    "aria-label": "Attached files",
+    "aria-label": t("Attached files"),
   });
   private readonly restore = h("input", { type: "checkbox" });
   private files: FileRef[];
@@ -116,8 +132,8 @@ export class MessageEditor {
   ) {
     this.input.value = item.text;
     this.files = [...item.files];
-    const send = button("send", "Send", () => this.send(), { showLabel: true, primary: true });
-    const cancel = button("close", "Cancel", () => this.done(), { showLabel: true });
+    const send = button("send", t("Send"), () => this.send(), { showLabel: true, primary: true });
+    const cancel = button("close", t("Cancel"), () => this.done(), { showLabel: true });
     append(this.element, [
       this.input,
       this.chips,
@@ -126,13 +142,13 @@ export class MessageEditor {
             "label",
             { class: "restore" },
             this.restore,
-            h("span", { text: "Also restore the files to this point" }),
+            h("span", { text: t("Also restore the files to this point") }),
           )
         : undefined,
       h(
         "div",
         { class: "toolbar" },
-        h("span", { class: "muted", text: "Sending starts a new conversation from here." }),
+        h("span", { class: "muted", text: t("Sending starts a new conversation from here.") }),
         h("span", { class: "grow" }),
         cancel,
         send,
@@ -185,7 +201,7 @@ export class MessageEditor {
           "span",
           { class: "chip", role: "listitem", title: file.path },
           h("span", { text: file.name }),
-          button("close", `Remove ${file.name}`, () => {
+          button("close", t("Remove {0}", file.name), () => {
             this.files = this.files.filter((f) => f !== file);
             this.showFiles();
             this.input.focus();
@@ -198,7 +214,7 @@ export class MessageEditor {
 
 /** The person's message: its words and files, and Edit, which opens the inline editor in its place. */
 export class UserView implements ItemView {
-  readonly element = h("article", { class: "item user", "aria-label": "Your message" });
+  readonly element = h("article", { class: "item user", "aria-label": t("Your message") });
   /** The inline editor while the person edits the message (the row's changes wait until it closes). */
   private editor?: MessageEditor;
   private item: Item;
@@ -243,10 +259,10 @@ export class UserView implements ItemView {
         "div",
         { class: "who" },
         icon("account"),
-        h("span", { text: "You" }),
+        h("span", { text: t("You") }),
         item.model ? h("span", { class: "muted", text: item.model }) : undefined,
         h("span", { class: "grow" }),
-        button("edit", "Edit message", () => this.edit(), { className: "edit-message" }),
+        button("edit", t("Edit message"), () => this.edit(), { className: "edit-message" }),
       ),
       h("div", { class: "plain", text: item.text }),
       chips.length

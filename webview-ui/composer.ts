@@ -13,22 +13,23 @@ import { pastedImages } from "./paste";
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
 import { InstructionsSwitch } from "./instructions";
+import { t } from "../src/protocol/l10n";
 
 export class Composer {
-  readonly element = h("form", { class: "composer", "aria-label": "Message" });
+  readonly element = h("form", { class: "composer", "aria-label": t("Message") });
   readonly input = h("textarea", {
     class: "input",
     rows: 3,
-    placeholder: "Ask Tandem… (Enter to send, Shift+Enter for a new line)",
-    "aria-label": "Message to Tandem",
+    placeholder: t("Ask Tandem… (Enter to send, Shift+Enter for a new line)"),
+    "aria-label": t("Message to Tandem"),
   });
   private readonly files = h("div", {
     class: "chips attached",
     role: "list",
-    "aria-label": "Attached files and context",
+    "aria-label": t("Attached files and context"),
   });
-  readonly model = h("select", { class: "picker", "aria-label": "Model", title: "Model" });
-  readonly assistant = h("select", { class: "picker", "aria-label": "Assistant", title: "Assistant" });
+  readonly model = h("select", { class: "picker", "aria-label": t("Model"), title: t("Model") });
+  readonly assistant = h("select", { class: "picker", "aria-label": t("Assistant"), title: t("Assistant") });
   private readonly meter = h("div", { class: "meter-slot" });
   private readonly notice = h("div", { class: "notice", role: "status" });
   private readonly action = h("span", { class: "action-slot" });
@@ -45,8 +46,8 @@ export class Composer {
     private readonly panel: Panel,
     private readonly saved: () => void,
   ) {
-    const attach = button("attach", "Attach files", () => panel.host.post({ type: "attach" }));
-    this.mention = button("mention", "Add context", () => this.openPicker(-1));
+    const attach = button("attach", t("Attach files"), () => panel.host.post({ type: "attach" }));
+    this.mention = button("mention", t("Add context"), () => this.openPicker(-1));
     this.mention.setAttribute("aria-haspopup", "listbox");
     this.picker = new ContextPicker(
       (query) => panel.host.post({ type: "suggest", query }),
@@ -239,8 +240,8 @@ export class Composer {
     if (!current || current.classList.contains("stop") !== busy) {
       const hadFocus = current !== null && current === document.activeElement;
       const next = busy
-        ? button("debug-stop", "Stop", () => this.stop(), { className: "stop" })
-        : button("send", "Send", () => this.send(), { className: "send", primary: true });
+        ? button("debug-stop", t("Stop"), () => this.stop(), { className: "stop" })
+        : button("send", t("Send"), () => this.send(), { className: "send", primary: true });
       this.action.replaceChildren(next);
       if (hadFocus) next.focus();
     }
@@ -257,14 +258,18 @@ export class Composer {
           {
             class: `meter${share > 0.8 ? " high" : ""}`,
             role: "meter",
-            "aria-label": "Context used",
+            "aria-label": t("Context used"),
             "aria-valuemin": 0,
             "aria-valuemax": context.window,
             "aria-valuenow": context.used,
             title: [
-              `What the model was last sent: ${context.used} of ${context.window} tokens` +
-                " (older turns may be condensed for the model; your transcript keeps them all).",
-              context.total ? `This conversation: ${usageLine(context.total)}.` : "",
+              t(
+                "What the model was last sent: {0} of {1} tokens" +
+                  " (older turns may be condensed for the model; your transcript keeps them all).",
+                context.used,
+                context.window,
+              ),
+              context.total ? t("This conversation: {0}.", usageLine(context.total)) : "",
             ]
               .filter(Boolean)
               .join("\n"),
@@ -273,7 +278,7 @@ export class Composer {
           h("span", { class: "muted", text: `${tokens(context.used)} / ${tokens(context.window)}` }),
         ),
         // `/compact` as a button: the same message the person can type, queued like any other.
-        button("fold", "Condense the conversation for the model", () => this.compact()),
+        button("fold", t("Condense the conversation for the model"), () => this.compact()),
       );
     }
   }
@@ -281,7 +286,7 @@ export class Composer {
   private fillModels(): void {
     const { store } = this.panel;
     const chosen = this.model.value || this.preferred.model;
-    this.model.replaceChildren(...modelOptions(store, { value: "", text: "Default model" }));
+    this.model.replaceChildren(...modelOptions(store, { value: "", text: t("Default model") }));
     this.model.value = store.tables.choices.has(chosen) ? chosen : "";
   }
 
@@ -293,7 +298,7 @@ export class Composer {
       ...assistants.map((a) =>
         h("option", {
           value: a.id,
-          text: `${a.name || a.id}${a.source === "repository" ? " (repository)" : ""}`,
+          text: a.source === "repository" ? t("{0} (repository)", a.name || a.id) : a.name || a.id,
         }),
       ),
     );
@@ -311,7 +316,7 @@ export class Composer {
           { class: "chip", role: "listitem", title },
           "entry" in chip ? icon(KIND_ICONS[chip.entry.ref.kind]) : undefined,
           h("span", { text: name }),
-          button("close", `Remove ${name}`, () => this.remove(chip)),
+          button("close", t("Remove {0}", name), () => this.remove(chip)),
         );
       }),
     );

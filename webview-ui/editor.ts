@@ -3,6 +3,7 @@
  * skills and plugins. Fields are plain inputs; saving posts the edited row to the host.
  */
 import { button, h } from "./dom";
+import { t } from "../src/protocol/l10n";
 
 /** One field of the form. */
 export interface Field<T> {
@@ -18,6 +19,8 @@ export interface Field<T> {
 export interface EditorSpec<T extends { id: string }> {
   title: string;
   noun: string;
+  /** The page's own words: "New assistant", "(unnamed assistant)", "No assistants yet.". */
+  words: { add: string; unnamed: string; none: string };
   fields: Field<T>[];
   rows: () => T[];
   label: (row: T) => string;
@@ -45,7 +48,7 @@ export class RowEditor<T extends { id: string }> {
         "div",
         { class: "page-head" },
         h("h2", { text: spec.title }),
-        button("add", `New ${spec.noun}`, () => this.edit(spec.blank())),
+        button("add", spec.words.add, () => this.edit(spec.blank())),
       ),
       this.list,
       this.form,
@@ -61,7 +64,7 @@ export class RowEditor<T extends { id: string }> {
     const rows = this.spec.rows();
     this.list.replaceChildren(
       ...rows.map((row) => {
-        const label = this.spec.label(row) || `(unnamed ${this.spec.noun})`;
+        const label = this.spec.label(row) || this.spec.words.unnamed;
         const open = h(
           "button",
           {
@@ -76,8 +79,7 @@ export class RowEditor<T extends { id: string }> {
         return h("li", { class: "row" }, open);
       }),
     );
-    if (rows.length === 0)
-      this.list.append(h("li", { class: "muted blank", text: `No ${this.spec.noun}s yet.` }));
+    if (rows.length === 0) this.list.append(h("li", { class: "muted blank", text: this.spec.words.none }));
   }
 
   private edit(row: T): void {
@@ -89,11 +91,11 @@ export class RowEditor<T extends { id: string }> {
       h(
         "div",
         { class: "form-actions" },
-        button("save", "Save", () => this.save(), { showLabel: true, primary: true }),
+        button("save", t("Save"), () => this.save(), { showLabel: true, primary: true }),
         this.spec.rows().some((r) => r.id === row.id)
-          ? button("trash", "Delete", () => this.remove(row.id), { showLabel: true })
+          ? button("trash", t("Delete"), () => this.remove(row.id), { showLabel: true })
           : undefined,
-        button("close", "Cancel", () => this.close(), { showLabel: true }),
+        button("close", t("Cancel"), () => this.close(), { showLabel: true }),
       ),
     );
     this.refresh();

@@ -8,6 +8,7 @@
 import type { ImageLoaded } from "../src/protocol/messages";
 import { h } from "./dom";
 import type { Host } from "./host";
+import { t } from "../src/protocol/l10n";
 
 /** The selector of a placeholder. */
 export const PLACEHOLDER = "button.remote-image[data-image]";
@@ -42,11 +43,14 @@ function show(placeholder: HTMLElement, url: string, what: Asked): void {
   }
   placeholder.dataset.state = what.state;
   placeholder.setAttribute("aria-busy", String(what.state === "loading"));
-  const named = alt ? ` “${alt}”` : "";
   placeholder.textContent =
     what.state === "loading"
-      ? `Loading the image${named} from ${host}…`
-      : `The image${named} from ${host} could not be loaded: ${what.error}. Click to try again.`;
+      ? alt
+        ? t("Loading the image “{0}” from {1}…", alt, host)
+        : t("Loading the image from {0}…", host)
+      : alt
+        ? t("The image “{0}” from {1} could not be loaded: {2}. Click to try again.", alt, host, what.error)
+        : t("The image from {0} could not be loaded: {1}. Click to try again.", host, what.error);
   // The host and alt stay findable for the next answer, as the renderer wrote them.
   placeholder.append(
     h("span", { class: "image-host", hidden: true, text: host }),
@@ -78,7 +82,10 @@ export function imageAnswered(message: ImageLoaded): void {
   const what: Asked =
     "data" in message && RASTER.test(message.data)
       ? { state: "loaded", data: message.data }
-      : { state: "failed", error: "error" in message ? message.error : "it is not an image the panel shows" };
+      : {
+          state: "failed",
+          error: "error" in message ? message.error : t("it is not an image the panel shows"),
+        };
   asked.set(message.url, what);
   restoreImages(document);
 }

@@ -5,13 +5,14 @@
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
+import { t } from "../src/protocol/l10n";
 
 /** The chips of the instructions files `item` was given (none when it names none). */
 function chipsOf(item: Item, panel: Panel): HTMLElement | undefined {
   const notes = item.instructions ?? [];
   if (!notes.length) return undefined;
   const chips = notes.map((note) => {
-    const label = note.given ? note.path : `${note.path} (not read)`;
+    const label = note.given ? note.path : t("{0} (not read)", note.path);
     const chip = button(
       note.given ? "book" : "warning",
       label,
@@ -20,12 +21,12 @@ function chipsOf(item: Item, panel: Panel): HTMLElement | undefined {
     );
     chip.title = note.note
       ? `${note.path}: ${note.note}`
-      : `Project instructions from ${note.path} were given to the model`;
+      : t("Project instructions from {0} were given to the model", note.path);
     return h("span", { role: "listitem" }, chip);
   });
   return h(
     "div",
-    { class: "chips instructions", role: "list", "aria-label": "Project instructions used" },
+    { class: "chips instructions", role: "list", "aria-label": t("Project instructions used") },
     ...chips,
   );
 }
@@ -54,8 +55,8 @@ export class InstructionsSwitch {
     type: "button",
     class: "button icon-only instructions-switch",
     "aria-pressed": "true",
-    title: "Project instructions (AGENTS.md…): on",
-    "aria-label": "Project instructions",
+    title: t("Project instructions (AGENTS.md…): on"),
+    "aria-label": t("Project instructions"),
   });
 
   constructor(private readonly panel: Panel) {
@@ -79,7 +80,9 @@ export class InstructionsSwitch {
     const on = this.on();
     this.element.hidden = !this.panel.store.chat;
     this.element.setAttribute("aria-pressed", String(on));
-    this.element.title = `Project instructions (AGENTS.md…): ${on ? "on" : "off"} for this conversation`;
+    this.element.title = on
+      ? t("Project instructions (AGENTS.md…): on for this conversation")
+      : t("Project instructions (AGENTS.md…): off for this conversation");
     this.element.classList.toggle("off", !on);
   }
 }

@@ -8,6 +8,7 @@ import type { Host } from "./host";
 import { withInstructions } from "./instructions";
 import type { Store } from "./state";
 import { usageLine } from "./usage";
+import { t } from "../src/protocol/l10n";
 
 /** What the views of items need: the replica, and the host to tell what the person does. */
 export interface Panel {
@@ -82,7 +83,7 @@ class Markdown {
 }
 
 class AnswerView implements ItemView {
-  readonly element = h("article", { class: "item answer", "aria-label": "Answer" });
+  readonly element = h("article", { class: "item answer", "aria-label": t("Answer") });
   private readonly body: Markdown;
   private readonly status = h("div", { class: "status" });
   private readonly actions = h("div", { class: "answer-actions" });
@@ -115,7 +116,12 @@ class AnswerView implements ItemView {
         h("span", {
           class: "usage muted",
           text: usageLine(item.usage),
-          title: `This answer read ${item.usage.input} tokens (${item.usage.cached} from the provider's cache) and wrote ${item.usage.output}.`,
+          title: t(
+            "This answer read {0} tokens ({1} from the provider's cache) and wrote {2}.",
+            item.usage.input,
+            item.usage.cached,
+            item.usage.output,
+          ),
         }),
       );
   }
@@ -132,7 +138,7 @@ function interrupted(status: HTMLElement, item: Item, panel: Panel): void {
   if (!cut) return;
   status.append(
     icon("debug-disconnect"),
-    h("span", { text: "Interrupted" }),
+    h("span", { text: t("Interrupted") }),
     askAgain(panel, "Retry", (model) => panel.host.post({ type: "retry", chat: item.chat, model })),
   );
 }
@@ -157,7 +163,7 @@ class ThinkingView implements ItemView {
   update(item: Item): void {
     this.summary.replaceChildren(
       icon(item.done ? "lightbulb" : "loading codicon-modifier-spin"),
-      h("span", { text: item.done ? "Thinking" : "Thinking…" }),
+      h("span", { text: item.done ? t("Thinking") : t("Thinking…") }),
     );
     if (!this.toggled) {
       this.showing = !item.done;
@@ -182,13 +188,13 @@ const STATE_ICONS: Record<string, string> = {
 };
 
 const STATE_LABELS: Record<string, string> = {
-  running: "running",
-  approval: "waiting for approval",
-  approved: "approved",
-  declined: "declined",
-  done: "done",
-  failed: "failed",
-  interrupted: "interrupted",
+  running: t("running"),
+  approval: t("waiting for approval"),
+  approved: t("approved"),
+  declined: t("declined"),
+  done: t("done"),
+  failed: t("failed"),
+  interrupted: t("interrupted"),
 };
 
 /** The memory a `remember` call would keep, in full; undefined for another call. */
@@ -206,11 +212,12 @@ function memoryOf(item: Item): string | undefined {
 function question(item: Item): HTMLElement {
   const memory = memoryOf(item);
   // The host's question, whole: the call never cut, hidden characters written out, and why it asks.
-  if (memory === undefined) return h("div", { class: "question", text: item.text || `Run ${item.name}?` });
+  if (memory === undefined)
+    return h("div", { class: "question", text: item.text || t("Run {0}?", item.name) });
   return h(
     "span",
     { class: "memory-question" },
-    h("span", { class: "muted", text: "Remember this for later conversations? " }),
+    h("span", { class: "muted", text: t("Remember this for later conversations? ") }),
     h("q", { class: "memory-text", text: memory }),
   );
 }
@@ -223,7 +230,7 @@ class CallView implements ItemView {
   private readonly decision = h("div", {
     class: "decision",
     role: "group",
-    "aria-label": "Approve this call",
+    "aria-label": t("Approve this call"),
   });
   private readonly sources = h("div", { class: "chips", role: "list" });
 
@@ -247,11 +254,11 @@ class CallView implements ItemView {
     );
     fill(
       this.body,
-      h("div", { class: "label", text: "Input" }),
+      h("div", { class: "label", text: t("Input") }),
       h("pre", { class: "raw", text: item.input }),
-      item.output ? h("div", { class: "label", text: "Output" }) : undefined,
+      item.output ? h("div", { class: "label", text: t("Output") }) : undefined,
       item.output ? h("pre", { class: "raw", text: item.output }) : undefined,
-      item.text ? h("div", { class: "label", text: state === "failed" ? "Error" : "Note" }) : undefined,
+      item.text ? h("div", { class: "label", text: state === "failed" ? t("Error") : t("Note") }) : undefined,
       item.text ? h("pre", { class: "raw", text: item.text }) : undefined,
       item.file
         ? button("go-to-file", item.file, () => this.panel.host.post({ type: "openFile", path: item.file }), {
@@ -268,9 +275,9 @@ class CallView implements ItemView {
       const always = this.panel.store.offers.get(item.id);
       append(this.decision, [
         question(item),
-        button("check", "Allow", decide(true, false), { showLabel: true, primary: true }),
+        button("check", t("Allow"), decide(true, false), { showLabel: true, primary: true }),
         always ? button("check-all", always, decide(true, true), { showLabel: true }) : undefined,
-        button("close", "Decline", decide(false, false), { showLabel: true }),
+        button("close", t("Decline"), decide(false, false), { showLabel: true }),
       ]);
     }
     const chips = chipsOf(sourcesOf(item.output));
@@ -317,7 +324,7 @@ class ErrorView implements ItemView {
         h("span", { class: "plain", text: item.text }),
         button(
           "debug-continue",
-          "Continue",
+          t("Continue"),
           () =>
             this.panel.host.post({
               type: "send",
@@ -334,7 +341,7 @@ class ErrorView implements ItemView {
     }
     this.element.replaceChildren(
       icon("error"),
-      h("span", { class: "plain", text: item.text || "The run failed." }),
+      h("span", { class: "plain", text: item.text || t("The run failed.") }),
       askAgain(this.panel, "Retry", (model) =>
         this.panel.host.post({ type: "retry", chat: item.chat, model }),
       ),
@@ -353,10 +360,12 @@ class NoteView implements ItemView {
   update(item: Item): void {
     const words =
       item.kind === "retry"
-        ? `Asked again${item.model ? ` (${item.model})` : ""}`
+        ? item.model
+          ? t("Asked again ({0})", item.model)
+          : t("Asked again")
         : item.kind === "stop"
-          ? "Stopped"
-          : "Plan updated";
+          ? t("Stopped")
+          : t("Plan updated");
     this.element.replaceChildren(
       icon(item.kind === "stop" ? "debug-stop" : "refresh"),
       h("span", { text: words }),
@@ -377,7 +386,7 @@ class SummaryView implements ItemView {
 
   update(item: Item): void {
     this.element.replaceChildren(
-      h("summary", {}, icon("fold"), h("span", { text: "Earlier turns were summarised for the model" })),
+      h("summary", {}, icon("fold"), h("span", { text: t("Earlier turns were summarised for the model") })),
       h("div", { class: "plain", text: item.text }),
     );
   }

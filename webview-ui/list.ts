@@ -5,19 +5,20 @@
 import type { Conversation } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { Panel } from "./items";
+import { t } from "../src/protocol/l10n";
 
 /** How long a deleted conversation can be brought back. */
 const UNDO_MS = 10_000;
 
 export class ChatList {
-  readonly element = h("section", { class: "page chats", "aria-label": "Conversations" });
+  readonly element = h("section", { class: "page chats", "aria-label": t("Conversations") });
   readonly search = h("input", {
     type: "search",
     class: "search",
-    placeholder: "Search conversations",
-    "aria-label": "Search conversations",
+    placeholder: t("Search conversations"),
+    "aria-label": t("Search conversations"),
   });
-  private readonly list = h("ul", { class: "rows", "aria-label": "Conversations" });
+  private readonly list = h("ul", { class: "rows", "aria-label": t("Conversations") });
   private readonly undo = h("div", { class: "undo", role: "status" });
   /** Conversations whose text matches the query, as the host found them. */
   private found: { query: string; chats: Set<string> } = { query: "", chats: new Set() };
@@ -34,7 +35,7 @@ export class ChatList {
         "div",
         { class: "page-head" },
         this.search,
-        button("add", "New chat", () => this.newChat()),
+        button("add", t("New chat"), () => this.newChat()),
       ),
       this.undo,
       this.list,
@@ -71,14 +72,17 @@ export class ChatList {
     this.list.replaceChildren(...rows.map((c) => this.row(c)));
     if (rows.length === 0) {
       this.list.append(
-        h("li", { class: "muted blank", text: query ? "No conversation matches." : "No conversations yet." }),
+        h("li", {
+          class: "muted blank",
+          text: query ? t("No conversation matches.") : t("No conversations yet."),
+        }),
       );
     }
   }
 
   private row(chat: Conversation): HTMLElement {
     const current = chat.id === this.panel.store.chat;
-    const title = chat.title || "New conversation";
+    const title = chat.title || t("New conversation");
     const open = h(
       "button",
       { type: "button", class: "row-main", "aria-current": current ? "true" : undefined, title },
@@ -97,14 +101,19 @@ export class ChatList {
       "li",
       { class: current ? "row current" : "row", "data-chat": chat.id },
       open,
-      button("edit", `Rename ${title}`, () => this.rename(chat, item)),
-      button("trash", `Delete ${title}`, () => this.remove(chat)),
+      button("edit", t("Rename {0}", title), () => this.rename(chat, item)),
+      button("trash", t("Delete {0}", title), () => this.remove(chat)),
     );
     return item;
   }
 
   private rename(chat: Conversation, row: HTMLElement): void {
-    const input = h("input", { type: "text", class: "rename", value: chat.title, "aria-label": "New title" });
+    const input = h("input", {
+      type: "text",
+      class: "rename",
+      value: chat.title,
+      "aria-label": t("New title"),
+    });
     this.renaming = chat.id;
     let done = false;
     const finish = (save: boolean) => {
@@ -134,7 +143,7 @@ export class ChatList {
     clearTimeout(this.undoTimer);
     const undo = button(
       "discard",
-      "Undo",
+      t("Undo"),
       () => {
         this.panel.host.post({ type: "undoDelete", chat: chat.id });
         clearTimeout(this.undoTimer);
@@ -142,7 +151,10 @@ export class ChatList {
       },
       { showLabel: true, className: "link" },
     );
-    this.undo.replaceChildren(h("span", { text: `Deleted “${chat.title || "New conversation"}”.` }), undo);
+    this.undo.replaceChildren(
+      h("span", { text: t("Deleted “{0}”.", chat.title || t("New conversation")) }),
+      undo,
+    );
     undo.focus();
     this.undoTimer = setTimeout(() => this.undo.replaceChildren(), UNDO_MS);
   }

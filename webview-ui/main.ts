@@ -1,4 +1,6 @@
 /** The side panel's entry: builds the page, follows the host's messages and wires what the person does. */
+// First: the translations are set before any module makes a text.
+import "./l10n";
 // Importing the stylesheet makes esbuild write webview.css beside webview.js.
 import "./style.css";
 import type { HostMessage, RowsChanged } from "../src/protocol/messages";
@@ -17,6 +19,7 @@ import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
 import { PendingBar } from "./pending";
+import { t } from "../src/protocol/l10n";
 
 const host = connect();
 const store = new Store();
@@ -46,19 +49,25 @@ const memory = new MemoryPage(panel, (chat) => {
 
 const chatPage = h(
   "section",
-  { class: "page chat", "aria-label": "Chat" },
+  { class: "page chat", "aria-label": t("Chat") },
   transcript.element,
   pending.element,
   composer.element,
 );
 const tabs = new Tabs(
   [
-    { id: "chat", label: "Chat", icon: "comment-discussion", page: chatPage, focus: () => composer.input },
-    { id: "chats", label: "Conversations", icon: "history", page: chats.element, focus: () => chats.search },
-    { id: "assistants", label: "Assistants", icon: "robot", page: assistants.element },
-    { id: "skills", label: "Skills", icon: "book", page: skills.element },
-    { id: "plugins", label: "Plugins", icon: "plug", page: plugins.element },
-    { id: "memory", label: "Memory", icon: "database", page: memory.element },
+    { id: "chat", label: t("Chat"), icon: "comment-discussion", page: chatPage, focus: () => composer.input },
+    {
+      id: "chats",
+      label: t("Conversations"),
+      icon: "history",
+      page: chats.element,
+      focus: () => chats.search,
+    },
+    { id: "assistants", label: t("Assistants"), icon: "robot", page: assistants.element },
+    { id: "skills", label: t("Skills"), icon: "book", page: skills.element },
+    { id: "plugins", label: t("Plugins"), icon: "plug", page: plugins.element },
+    { id: "memory", label: t("Memory"), icon: "database", page: memory.element },
   ],
   () => chats.newChat(),
   save,

@@ -4,6 +4,8 @@ import { button, h } from "./dom";
 import { RowEditor } from "./editor";
 import type { Panel } from "./items";
 import { byKey } from "./state";
+import { t } from "../src/protocol/l10n";
+import { around } from "./l10n";
 
 /** A fresh id for a row the person makes (time first, so new rows sort last). */
 export function freshId(prefix: string): string {
@@ -12,7 +14,7 @@ export function freshId(prefix: string): string {
 
 function modelOptions(panel: Panel): () => [string, string][] {
   return () => [
-    ["", "Default model"],
+    ["", t("Default model")],
     ...[...panel.store.tables.choices.values()].map((c): [string, string] => [
       c.id,
       `${c.name || c.id} — ${c.group}`,
@@ -28,18 +30,24 @@ function assistantOptions(panel: Panel): () => [string, string][] {
 /** The Assistants page: name, instructions, model, tools and the tools that wait for approval. */
 export function assistantsPage(panel: Panel): RowEditor<Assistant> {
   return new RowEditor<Assistant>({
-    title: "Assistants",
+    title: t("Assistants"),
     noun: "assistant",
+    words: { add: t("New assistant"), unnamed: t("(unnamed assistant)"), none: t("No assistants yet.") },
     fields: [
-      { name: "name", label: "Name", kind: "text" },
-      { name: "instructions", label: "Instructions", kind: "textarea" },
-      { name: "model", label: "Model", kind: "select", options: modelOptions(panel) },
-      { name: "tools", label: "Tools", kind: "text", hint: "Tool names by commas; empty offers all tools." },
+      { name: "name", label: t("Name"), kind: "text" },
+      { name: "instructions", label: t("Instructions"), kind: "textarea" },
+      { name: "model", label: t("Model"), kind: "select", options: modelOptions(panel) },
+      {
+        name: "tools",
+        label: t("Tools"),
+        kind: "text",
+        hint: t("Tool names by commas; empty offers all tools."),
+      },
       {
         name: "approve",
-        label: "Ask before",
+        label: t("Ask before"),
         kind: "text",
-        hint: "Tools that wait for your approval, by commas.",
+        hint: t("Tools that wait for your approval, by commas."),
       },
     ],
     rows: () => [...panel.store.tables.assistants.values()],
@@ -47,8 +55,11 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
     // Where it comes from: a repository's file runs with your model, approvals and (at most) your tools.
     detail: (a) =>
       a.source === "repository"
-        ? "From the repository"
-        : `This workspace · ${a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : "Default model"}`,
+        ? t("From the repository")
+        : t(
+            "This workspace · {0}",
+            a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : t("Default model"),
+          ),
     blank: () => ({
       id: freshId("assistant"),
       name: "",
@@ -65,17 +76,18 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
 /** The Skills page: name, when to use it, and its instructions. */
 export function skillsPage(panel: Panel): RowEditor<Skill> {
   return new RowEditor<Skill>({
-    title: "Skills",
+    title: t("Skills"),
     noun: "skill",
+    words: { add: t("New skill"), unnamed: t("(unnamed skill)"), none: t("No skills yet.") },
     fields: [
-      { name: "name", label: "Name", kind: "text" },
+      { name: "name", label: t("Name"), kind: "text" },
       {
         name: "description",
-        label: "When to use it",
+        label: t("When to use it"),
         kind: "text",
-        hint: "One sentence; every assistant sees it.",
+        hint: t("One sentence; every assistant sees it."),
       },
-      { name: "body", label: "Instructions (Markdown)", kind: "textarea" },
+      { name: "body", label: t("Instructions (Markdown)"), kind: "textarea" },
     ],
     rows: () => [...panel.store.tables.skills.values()],
     label: (s) => s.name,
@@ -92,30 +104,32 @@ type PluginForm = Plugin & { key: string; removeKey: boolean };
 /** The Plugins page: address, header, key (kept in the editor's secret storage) and status. */
 export function pluginsPage(panel: Panel): RowEditor<PluginForm> {
   return new RowEditor<PluginForm>({
-    title: "Plugins",
+    title: t("Plugins"),
     noun: "plugin",
+    words: { add: t("New plugin"), unnamed: t("(unnamed plugin)"), none: t("No plugins yet.") },
     fields: [
-      { name: "name", label: "Name", kind: "text", hint: "Its tools' prefix." },
-      { name: "address", label: "Address", kind: "text", hint: "An https address of an MCP server." },
-      { name: "agent", label: "Assistant", kind: "select", options: assistantOptions(panel) },
+      { name: "name", label: t("Name"), kind: "text", hint: t("Its tools' prefix.") },
+      { name: "address", label: t("Address"), kind: "text", hint: t("An https address of an MCP server.") },
+      { name: "agent", label: t("Assistant"), kind: "select", options: assistantOptions(panel) },
       {
         name: "header",
-        label: "Key header",
+        label: t("Key header"),
         kind: "text",
-        hint: "The header that carries the key, e.g. Authorization.",
+        hint: t("The header that carries the key, e.g. Authorization."),
       },
       {
         name: "key",
-        label: "Key",
+        label: t("Key"),
         kind: "password",
-        hint: (p) => (p.secret ? "A key is stored. Leave empty to keep it." : "No key stored."),
+        hint: (p) => (p.secret ? t("A key is stored. Leave empty to keep it.") : t("No key stored.")),
       },
-      { name: "removeKey", label: "Remove the stored key", kind: "checkbox" },
-      { name: "enabled", label: "Offer its tools", kind: "checkbox" },
+      { name: "removeKey", label: t("Remove the stored key"), kind: "checkbox" },
+      { name: "enabled", label: t("Offer its tools"), kind: "checkbox" },
     ],
     rows: () => [...panel.store.tables.plugins.values()].map((p) => ({ ...p, key: "", removeKey: false })),
     label: (p) => p.name || p.address,
-    detail: (p) => [p.enabled ? "" : "off", p.secret ? "key set" : "", p.status].filter(Boolean).join(" · "),
+    detail: (p) =>
+      [p.enabled ? "" : t("off"), p.secret ? t("key set") : "", p.status].filter(Boolean).join(" · "),
     blank: () => ({
       id: freshId("plugin"),
       agent: panel.store.assistant,
@@ -153,13 +167,13 @@ const MEMORY_LIMIT = 1000;
  * came from and Forget; and a line to add one in the person's own words.
  */
 export class MemoryPage {
-  readonly element = h("section", { class: "page", "aria-label": "Memory" });
-  private readonly list = h("ul", { class: "rows", "aria-label": "Memories" });
-  private readonly agent = h("select", { "aria-label": "Assistant that remembers" });
+  readonly element = h("section", { class: "page", "aria-label": t("Memory") });
+  private readonly list = h("ul", { class: "rows", "aria-label": t("Memories") });
+  private readonly agent = h("select", { "aria-label": t("Assistant that remembers") });
   private readonly text = h("input", {
     type: "text",
-    "aria-label": "Something to remember",
-    placeholder: "Something to remember…",
+    "aria-label": t("Something to remember"),
+    placeholder: t("Something to remember…"),
     maxlength: MEMORY_LIMIT,
   });
 
@@ -169,7 +183,7 @@ export class MemoryPage {
     private readonly openChat: (chat: string) => void = () => undefined,
   ) {
     const add = h("form", { class: "memory-add" }, this.agent, this.text);
-    add.append(button("add", "Remember", () => undefined, { showLabel: true, className: "submit" }));
+    add.append(button("add", t("Remember"), () => undefined, { showLabel: true, className: "submit" }));
     add.querySelector("button")?.setAttribute("type", "submit");
     add.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -179,13 +193,14 @@ export class MemoryPage {
       this.text.value = "";
     });
     this.element.append(
-      h("div", { class: "page-head" }, h("h2", { text: "Memory" })),
+      h("div", { class: "page-head" }, h("h2", { text: t("Memory") })),
       h("p", {
         class: "muted",
-        text:
+        text: t(
           "What your assistants remember about you in this workspace. Each memory is part of the " +
-          "instructions of every conversation with its assistant here. A memory an answer proposes " +
-          "is kept only after you say yes.",
+            "instructions of every conversation with its assistant here. A memory an answer proposes " +
+            "is kept only after you say yes.",
+        ),
       }),
       add,
       this.list,
@@ -215,14 +230,14 @@ export class MemoryPage {
             h("span", { class: "muted detail" }, [who, when].filter(Boolean).join(" · ")),
             this.source(memory),
           ),
-          button("trash", `Forget “${memory.text.slice(0, 40)}”`, () =>
+          button("trash", t("Forget “{0}”", memory.text.slice(0, 40)), () =>
             host.post({ type: "forget", id: memory.id }),
           ),
         );
       }),
     );
     if (memories.length === 0)
-      this.list.append(h("li", { class: "muted blank", text: "Nothing remembered yet." }));
+      this.list.append(h("li", { class: "muted blank", text: t("Nothing remembered yet.") }));
   }
 
   /** Where MEMORY came from: its conversation (a link while it is there), the person, or not known. */
@@ -230,20 +245,21 @@ export class MemoryPage {
     const line = h("span", { class: "muted detail source" });
     // A row from an older panel or host may lack it: shown as not known.
     const source = memory.source ?? { from: "", chat: "", title: "" };
-    if (source.from === "person") line.textContent = "Added by you";
+    if (source.from === "person") line.textContent = t("Added by you");
     else if (source.from === "conversation") {
-      const title = source.title || "a conversation";
+      const title = source.title || t("a conversation");
       if (this.panel.store.tables.conversations.has(source.chat)) {
         line.append(
-          "From ",
-          button("comment-discussion", title, () => this.openChat(source.chat), {
-            showLabel: true,
-            className: "link",
-          }),
-          ", when you said yes",
+          ...around(
+            t("From {0}, when you said yes"),
+            button("comment-discussion", title, () => this.openChat(source.chat), {
+              showLabel: true,
+              className: "link",
+            }),
+          ),
         );
-      } else line.textContent = `From “${title}”, a conversation since deleted, when you said yes`;
-    } else line.textContent = "Where it came from was not recorded (kept before Tandem noted it)";
+      } else line.textContent = t("From “{0}”, a conversation since deleted, when you said yes", title);
+    } else line.textContent = t("Where it came from was not recorded (kept before Tandem noted it)");
     return line;
   }
 }

@@ -5,13 +5,14 @@
 import type { PendingAction, PendingFile } from "../src/protocol/messages";
 import { button, fill, h } from "./dom";
 import type { Host } from "./host";
+import { t } from "../src/protocol/l10n";
 
 /** The bar; hidden while nothing is pending. */
 export class PendingBar {
   readonly element = h("div", {
     class: "pending-bar",
     role: "region",
-    "aria-label": "Pending changes",
+    "aria-label": t("Pending changes"),
     hidden: true,
   });
 
@@ -40,15 +41,16 @@ export class PendingBar {
       this.element,
       h("span", {
         class: "pending-title",
-        text: files.length === 1 ? "1 file changed by Tandem" : `${files.length} files changed by Tandem`,
+        text:
+          files.length === 1 ? t("1 file changed by Tandem") : t("{0} files changed by Tandem", files.length),
       }),
       list,
       h(
         "div",
         { class: "pending-actions" },
-        button("diff", "Review", ask("review"), { showLabel: true }),
-        button("check-all", "Keep All", ask("keepAll"), { showLabel: true, primary: true }),
-        button("discard", "Undo All", ask("undoAll"), { showLabel: true }),
+        button("diff", t("Review"), ask("review"), { showLabel: true }),
+        button("check-all", t("Keep All"), ask("keepAll"), { showLabel: true, primary: true }),
+        button("discard", t("Undo All"), ask("undoAll"), { showLabel: true }),
       ),
     );
   }

@@ -7,6 +7,7 @@
 import "./picker.css";
 import type { ContextEntry, ContextKind } from "../src/protocol/messages";
 import { h, icon } from "./dom";
+import { t } from "../src/protocol/l10n";
 
 /** The codicon of each kind of reference. */
 export const KIND_ICONS: Record<ContextKind, string> = {
@@ -45,19 +46,19 @@ export class ContextPicker {
       class: "context-options",
       role: "listbox",
       id: `${this.id}-list`,
-      "aria-label": "Context",
+      "aria-label": t("Context"),
     });
     this.search = h("input", {
       class: "context-search",
       type: "text",
       role: "combobox",
-      "aria-label": "Search files, folders, symbols and more",
+      "aria-label": t("Search files, folders, symbols and more"),
       "aria-autocomplete": "list",
       "aria-expanded": "false",
       "aria-controls": this.list.id,
       autocomplete: "off",
       spellcheck: "false",
-      placeholder: "Add context: files, folders, symbols…",
+      placeholder: t("Add context: files, folders, symbols…"),
     });
     // role status is a polite live region by itself; the panel's own [aria-live] region stays the only one.
     this.status = h("div", { class: "visually-hidden", role: "status" });
@@ -107,8 +108,10 @@ export class ContextPicker {
     this.active = entries.findIndex((e) => !e.disabled);
     this.render();
     this.status.textContent = entries.length
-      ? `${entries.length} result${entries.length === 1 ? "" : "s"}`
-      : "No results";
+      ? entries.length === 1
+        ? t("1 result")
+        : t("{0} results", entries.length)
+      : t("No results");
   }
 
   private render(): void {

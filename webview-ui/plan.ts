@@ -1,6 +1,7 @@
 /** The agent's plan, a Markdown checklist, shown as a checklist pinned above the transcript. */
 import type { Item } from "../src/protocol/rows";
 import { h, icon } from "./dom";
+import { t } from "../src/protocol/l10n";
 
 interface Step {
   text: string;
@@ -32,18 +33,18 @@ export function planView(item: Item): HTMLElement {
       "summary",
       {},
       icon("checklist"),
-      h("span", { text: "Plan" }),
+      h("span", { text: t("Plan") }),
       h("span", { class: "muted", text: `${done}/${list.length}` }),
     ),
     h(
       "ul",
-      { class: "steps", "aria-label": "Plan steps" },
+      { class: "steps", "aria-label": t("Plan steps") },
       ...list.map((step) =>
         h(
           "li",
           { class: step.done ? "done" : "" },
           icon(step.done ? "pass-filled" : "circle-large-outline"),
-          h("span", { class: "visually-hidden", text: step.done ? "Done: " : "To do: " }),
+          h("span", { class: "visually-hidden", text: step.done ? t("Done: ") : t("To do: ") }),
           h("span", { text: step.text }),
         ),
       ),

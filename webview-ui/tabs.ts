@@ -3,6 +3,7 @@
  * "New chat" button sits beside the tablist, not in it: a tablist holds only tabs.
  */
 import { button, h, icon } from "./dom";
+import { t } from "../src/protocol/l10n";
 
 export interface Tab {
   id: string;
@@ -49,7 +50,7 @@ export class Tabs {
     this.bar.append(
       this.list,
       h("span", { class: "grow" }),
-      button("add", "New chat", newChat, { className: "new-chat" }),
+      button("add", t("New chat"), newChat, { className: "new-chat" }),
     );
     this.element.append(this.bar, ...tabs.map((tab) => tab.page));
   }

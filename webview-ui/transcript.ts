@@ -8,6 +8,7 @@ import { button, h, icon } from "./dom";
 import { type ItemView, type Panel, itemView } from "./items";
 import { planView } from "./plan";
 import { byKey } from "./state";
+import { t } from "../src/protocol/l10n";
 
 /** How many items one page of the transcript holds. */
 export const PAGE = 100;
@@ -16,7 +17,7 @@ export class Transcript {
   readonly element = h("div", {
     class: "transcript",
     role: "region",
-    "aria-label": "Conversation",
+    "aria-label": t("Conversation"),
     tabindex: "-1",
   });
   private readonly plan = h("div", { class: "plan-slot" });
@@ -175,16 +176,21 @@ export class Transcript {
     this.earlier.replaceChildren(
       ...(this.first > 0
         ? [
-            button("fold-up", `Show ${Math.min(PAGE, this.first)} earlier items`, () => this.showEarlier(), {
-              showLabel: true,
-              className: "link",
-            }),
+            button(
+              "fold-up",
+              t("Show {0} earlier items", Math.min(PAGE, this.first)),
+              () => this.showEarlier(),
+              {
+                showLabel: true,
+                className: "link",
+              },
+            ),
           ]
         : []),
     );
     const busy = this.panel.store.busy;
     this.working.replaceChildren(
-      ...(busy ? [icon("loading codicon-modifier-spin"), h("span", { text: "Working…" })] : []),
+      ...(busy ? [icon("loading codicon-modifier-spin"), h("span", { text: t("Working…") })] : []),
     );
   }
 
@@ -209,6 +215,6 @@ export class Transcript {
 function finished(item: Item): string {
   const words = item.text.replace(/\s+/g, " ").trim();
   return words
-    ? `Answer finished: ${words.length > 140 ? `${words.slice(0, 140)}…` : words}`
-    : "Answer finished.";
+    ? t("Answer finished: {0}", words.length > 140 ? `${words.slice(0, 140)}…` : words)
+    : t("Answer finished.");
 }

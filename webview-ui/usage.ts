@@ -1,5 +1,6 @@
 /** How tokens and cost read in the panel: under an answer, and in the context meter's tooltip. */
 import type { Usage } from "../src/protocol/rows";
+import { t } from "../src/protocol/l10n";
 
 /** A count of tokens, short: 950, 12.3k, 1.2M. */
 export function tokenCount(n: number): string {
@@ -19,8 +20,10 @@ export function dollars(cost: number): string {
 /** A usage in one line: "1.2k in (800 cached) · 350 out · $0.0042". */
 export function usageLine(usage: Usage): string {
   const parts = [
-    `${tokenCount(usage.input)} in${usage.cached ? ` (${tokenCount(usage.cached)} cached)` : ""}`,
-    `${tokenCount(usage.output)} out`,
+    usage.cached
+      ? t("{0} in ({1} cached)", tokenCount(usage.input), tokenCount(usage.cached))
+      : t("{0} in", tokenCount(usage.input)),
+    t("{0} out", tokenCount(usage.output)),
   ];
   if (usage.cost !== undefined) parts.push(dollars(usage.cost));
   return parts.join(" · ");

@@ -8,6 +8,7 @@ import type { Model, Request, Turn } from "./types";
 import { pricesOf } from "./prices";
 import { windowOf } from "./window";
 import { body } from "./wire";
+import { t } from "../protocol/l10n";
 
 export { windowOf } from "./window";
 
@@ -118,7 +119,7 @@ export function served(
         const silence = (ms: number): void => {
           clearTimeout(timer);
           timer = setTimeout(() => {
-            stalled = new Stall(`sent nothing for ${Math.round(ms / 1000)} s`);
+            stalled = new Stall(t("sent nothing for {0} s", Math.round(ms / 1000)));
             halt.abort();
           }, ms);
         };

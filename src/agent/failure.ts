@@ -1,6 +1,7 @@
 /** What went wrong with a model API, in words a person understands, and whether to try again. */
 import { APIConnectionError, APIError } from "openai";
 import type { Learned } from "./facts";
+import { t } from "../protocol/l10n";
 
 /** How failed requests are tried again: at most `attempts` more times, waiting `baseMs` · 2^n (or Retry-After). */
 export interface Retry {
@@ -102,36 +103,47 @@ const SAMPLING = new Set([
 /** A sentence that says what went wrong with a turn of `place.model`. */
 export function explain(error: unknown, place: Place): string {
   const { model, baseURL } = place;
-  if (error instanceof Stall) return `The model ${model} at ${baseURL} ${error.message}.`;
+  if (error instanceof Stall) return t("The model {0} at {1} {2}.", model, baseURL, error.message);
   if (error instanceof SyntaxError)
-    return `The endpoint ${baseURL} sent a chunk that is not JSON (${error.message}).`;
+    return t("The endpoint {0} sent a chunk that is not JSON ({1}).", baseURL, error.message);
   if (isDropped(error)) {
     return place.shown
-      ? `The connection to ${baseURL} dropped in the middle of the answer (${cause(error)}).`
-      : `Cannot reach the endpoint ${baseURL} (${cause(error)}).`;
+      ? t("The connection to {0} dropped in the middle of the answer ({1}).", baseURL, cause(error))
+      : t("Cannot reach the endpoint {0} ({1}).", baseURL, cause(error));
   }
   if (!(error instanceof APIError)) return error instanceof Error ? error.message : String(error);
   const text = said(error);
   const status = error.status;
-  if (status === undefined) return `The model ${model} failed in the middle of its answer: ${text}`;
+  if (status === undefined) return t("The model {0} failed in the middle of its answer: {1}", model, text);
   if (isContext(text)) {
-    const window = place.window > 0 ? ` of ${place.window} tokens` : "";
-    return `The conversation is too long for the context window${window} of the model ${model}: ${text}`;
+    return place.window > 0
+      ? t(
+          "The conversation is too long for the context window of {0} tokens of the model {1}: {2}",
+          place.window,
+          model,
+          text,
+        )
+      : t("The conversation is too long for the context window of the model {0}: {1}", model, text);
   }
   if (status === 401 || status === 403) {
-    return `The endpoint ${baseURL} refused the API key (${status}): ${text}. Check the key set for it.`;
+    return t(
+      "The endpoint {0} refused the API key ({1}): {2}. Check the key set for it.",
+      baseURL,
+      status,
+      text,
+    );
   }
   if (
     status === 404 ||
     (/model/i.test(text) &&
       /not (found|exist|a valid)|does not exist|unknown model|invalid model/i.test(text))
   ) {
-    return `The model ${model} is not served at ${baseURL} (${status}: ${text}).`;
+    return t("The model {0} is not served at {1} ({2}: {3}).", model, baseURL, status, text);
   }
   if (status === 429)
-    return `The endpoint ${baseURL} is limiting requests (429) and still was after retrying: ${text}`;
-  if (status >= 500) return `The endpoint ${baseURL} failed (${status}): ${text}`;
-  return `The endpoint ${baseURL} refused the request (${status}): ${text}`;
+    return t("The endpoint {0} is limiting requests (429) and still was after retrying: {1}", baseURL, text);
+  if (status >= 500) return t("The endpoint {0} failed ({1}): {2}", baseURL, status, text);
+  return t("The endpoint {0} refused the request ({1}): {2}", baseURL, status, text);
 }
 
 function isContext(text: string): boolean {

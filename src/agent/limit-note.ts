@@ -1,5 +1,6 @@
 /** What a person reads when a limit ended a run, the same in the panel and in the Chat view. */
 import type { Limit } from "./types";
+import { t } from "../protocol/l10n";
 
 /** The limits a note names (an Agent's). */
 export interface Limits {
@@ -15,17 +16,22 @@ export const CONTINUE = "Continue";
 export function limitNote(limit: Limit, limits: Limits): string {
   switch (limit) {
     case "rounds":
-      return `Stopped: the ${limits.rounds}-round limit was reached.`;
+      return t("Stopped: the {0}-round limit was reached.", limits.rounds);
     case "tokens":
-      return `Stopped: the limit of ${limits.maxTokens.toLocaleString("en-US")} tokens was reached.`;
+      return t("Stopped: the limit of {0} tokens was reached.", limits.maxTokens.toLocaleString("en-US"));
     case "time":
-      return `Stopped: the time limit of ${duration(limits.maxMs)} was reached.`;
+      return t("Stopped: the time limit of {0} was reached.", duration(limits.maxMs));
   }
 }
 
 function duration(ms: number): string {
-  const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (ms >= 60_000 && ms % 60_000 === 0) return plural(ms / 60_000, "minute");
-  if (ms >= 1000) return plural(Math.round(ms / 1000), "second");
-  return `${ms} ms`;
+  if (ms >= 60_000 && ms % 60_000 === 0) {
+    const n = ms / 60_000;
+    return n === 1 ? t("1 minute") : t("{0} minutes", n);
+  }
+  if (ms >= 1000) {
+    const n = Math.round(ms / 1000);
+    return n === 1 ? t("1 second") : t("{0} seconds", n);
+  }
+  return t("{0} ms", ms);
 }

@@ -9,6 +9,7 @@ export interface Finding {
 }
 
 import type { Learned, ReasoningField, TokenField } from "./facts";
+import { t } from "../protocol/l10n";
 
 export type { Learned, ReasoningField } from "./facts";
 
@@ -62,83 +63,96 @@ export function learned(report: Report): Learned {
 /** The one line that says whether Tandem can use the model, and how; `fatal` is why the probe stopped early. */
 export function verdict(report: Report, fatal: string | undefined): Finding {
   const { model, baseURL } = report;
-  if (fatal) return { ok: false, note: `Tandem cannot use ${model || "a model"} at ${baseURL}: ${fatal}` };
+  if (fatal)
+    return { ok: false, note: t("Tandem cannot use {0} at {1}: {2}", model || t("a model"), baseURL, fatal) };
   if (!model) {
     return {
       ok: false,
-      note: `No model is set for ${baseURL}: choose one of the models it lists${some(report.reachable.models)}.`,
+      note: t(
+        "No model is set for {0}: choose one of the models it lists{1}.",
+        baseURL,
+        some(report.reachable.models),
+      ),
     };
   }
   if (!report.streaming.ok)
-    return { ok: false, note: `${model} at ${baseURL} did not stream an answer: ${report.streaming.note}` };
+    return {
+      ok: false,
+      note: t("{0} at {1} did not stream an answer: {2}", model, baseURL, report.streaming.note),
+    };
   const { tools, reasoning, window, images } = report;
   const parts = [
     tools.mode === "native"
-      ? "native tool calls"
+      ? t("native tool calls")
       : tools.ok
-        ? "tool calls written as text"
+        ? t("tool calls written as text")
         : tools.ok === false
-          ? "no tool calls"
-          : "tool calls not known",
-    reasoning.fields.length ? `reasoning in ${joined(reasoning.fields.map(where))}` : "no reasoning seen",
-    window.tokens ? `a ${thousands(window.tokens)}-token window` : "an unknown window",
-    images.ok ? "image input" : images.ok === false ? "no image input" : "image input not known",
+          ? t("no tool calls")
+          : t("tool calls not known"),
+    reasoning.fields.length
+      ? t("reasoning in {0}", joined(reasoning.fields.map(where)))
+      : t("no reasoning seen"),
+    window.tokens ? t("a {0}-token window", thousands(window.tokens)) : t("an unknown window"),
+    images.ok ? t("image input") : images.ok === false ? t("no image input") : t("image input not known"),
   ];
-  return { ok: true, note: `Tandem can use ${model}: it streams, with ${joined(parts)}.` };
+  return { ok: true, note: t("Tandem can use {0}: it streams, with {1}.", model, joined(parts)) };
 }
 
 /** The report as Markdown a person reads in a preview: the verdict, a table of checks, and what Tandem will use. */
 export function markdown(report: Report): string {
   const mark = (ok: boolean | undefined): string => (ok ? "✅" : ok === false ? "❌" : "➖");
   const rows: [check: string, finding: Finding, result: string][] = [
-    ["Reachable", report.reachable, yes(report.reachable.ok)],
+    [t("Reachable"), report.reachable, yes(report.reachable.ok)],
     [
-      "Context window",
+      t("Context window"),
       report.window,
-      report.window.tokens ? `${thousands(report.window.tokens)} tokens` : yes(report.window.ok),
+      report.window.tokens ? t("{0} tokens", thousands(report.window.tokens)) : yes(report.window.ok),
     ],
-    ["Streaming", report.streaming, yes(report.streaming.ok)],
-    ["Usage in the stream", report.usage, yes(report.usage.ok)],
-    ["Tool calls", report.tools, tooling(report.tools)],
+    [t("Streaming"), report.streaming, yes(report.streaming.ok)],
+    [t("Usage in the stream"), report.usage, yes(report.usage.ok)],
+    [t("Tool calls"), report.tools, tooling(report.tools)],
     [
-      "Reasoning",
+      t("Reasoning"),
       report.reasoning,
       report.reasoning.fields.length
         ? report.reasoning.fields.map(where).join(", ")
         : yes(report.reasoning.ok),
     ],
-    ["Image input", report.images, report.images.ok === false ? "refused" : yes(report.images.ok)],
+    [t("Image input"), report.images, report.images.ok === false ? t("refused") : yes(report.images.ok)],
   ];
   const lines = [
-    `# Endpoint check: ${plain(report.model || "no model")}`,
+    t("# Endpoint check: {0}", plain(report.model || t("no model"))),
     "",
-    `${code(report.baseURL)} · ${report.requests} request${report.requests === 1 ? "" : "s"} in ${seconds(report.ms)}`,
+    report.requests === 1
+      ? t("{0} · 1 request in {1}", code(report.baseURL), seconds(report.ms))
+      : t("{0} · {1} requests in {2}", code(report.baseURL), report.requests, seconds(report.ms)),
     "",
     `**${mark(report.verdict.ok)} ${plain(report.verdict.note)}**`,
     "",
-    "| Check | Result | What the endpoint did |",
+    t("| Check | Result | What the endpoint did |"),
     "| --- | --- | --- |",
     ...rows.map(
       ([check, finding, result]) =>
         `| ${check} | ${mark(finding.ok)} ${plain(result)} | ${plain(finding.note)} |`,
     ),
     "",
-    `## What Tandem will use for ${plain(report.model || "this model")}`,
+    t("## What Tandem will use for {0}", plain(report.model || t("this model"))),
     "",
   ];
   const use = learned(report);
-  if (use.window) lines.push(`- Context window: ${thousands(use.window)} tokens.`);
+  if (use.window) lines.push(t("- Context window: {0} tokens.", thousands(use.window)));
   if (use.textTools === true)
-    lines.push("- Tool calls: described in the instructions, and read from what the model writes.");
-  if (use.textTools === false) lines.push("- Tool calls: native (the `tools` field).");
+    lines.push(t("- Tool calls: described in the instructions, and read from what the model writes."));
+  if (use.textTools === false) lines.push(t("- Tool calls: native (the `tools` field)."));
   if (use.reasoning === "reasoning_content" || use.reasoning === "reasoning")
     lines.push(
-      `- Reasoning: sent back in \`${use.reasoning}\` on tool-call turns, so the model continues it.`,
+      t("- Reasoning: sent back in `{0}` on tool-call turns, so the model continues it.", use.reasoning),
     );
   if (use.opens)
-    lines.push("- Answers start inside reasoning (the template opens a think tag): read as reasoning.");
-  if (use.limit) lines.push(`- Token cap: sent as \`${use.limit}\`.`);
-  if (Object.keys(use).length === 0) lines.push("Nothing learned: Tandem keeps its defaults for this model.");
+    lines.push(t("- Answers start inside reasoning (the template opens a think tag): read as reasoning."));
+  if (use.limit) lines.push(t("- Token cap: sent as `{0}`.", use.limit));
+  if (Object.keys(use).length === 0)
+    lines.push(t("Nothing learned: Tandem keeps its defaults for this model."));
   return `${lines.join("\n")}\n`;
 }
 
@@ -158,7 +172,9 @@ export function some(ids: string[]): string {
 
 /** "a, b and c". */
 export function joined(parts: string[]): string {
-  return parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return parts.length < 2
+    ? parts.join("")
+    : t("{0} and {1}", parts.slice(0, -1).join(", "), parts.at(-1) ?? "");
 }
 
 /** A count of tokens as a person reads it: 131,072. */
@@ -168,23 +184,23 @@ export function thousands(value: number): string {
 
 /** Where a reasoning field is, in words. */
 export function where(field: ReasoningField): string {
-  return field === "think" ? "<think> tags" : field;
+  return field === "think" ? t("<think> tags") : field;
 }
 
 function yes(ok: boolean | undefined): string {
-  return ok ? "yes" : ok === false ? "no" : "not known";
+  return ok ? t("yes") : ok === false ? t("no") : t("not known");
 }
 
 function tooling(tools: Report["tools"]): string {
-  if (tools.mode === "native") return "native";
-  if (tools.mode === "text") return "written as text";
-  if (tools.mode === "refused") return tools.described ? "refused; as text" : "refused";
-  if (tools.mode === "ignored") return tools.described ? "as text" : "ignored";
-  return "not known";
+  if (tools.mode === "native") return t("native");
+  if (tools.mode === "text") return t("written as text");
+  if (tools.mode === "refused") return tools.described ? t("refused; as text") : t("refused");
+  if (tools.mode === "ignored") return tools.described ? t("as text") : t("ignored");
+  return t("not known");
 }
 
 function seconds(value: number): string {
-  return value < 1000 ? `${value} ms` : `${(value / 1000).toFixed(1)} s`;
+  return value < 1000 ? t("{0} ms", value) : t("{0} s", (value / 1000).toFixed(1));
 }
 
 /** Text from outside (server messages, model names) as literal Markdown: no markup, no HTML, one line. */

@@ -6,6 +6,7 @@ import { explain } from "./failure";
 import type { ReasoningField } from "./facts";
 import type { Request, Turn } from "./types";
 import { body } from "./wire";
+import { t } from "../protocol/l10n";
 
 /** What every request of one probe shares. */
 export interface Session {
@@ -126,14 +127,14 @@ export function failed(error: unknown, session: Session): Failure {
   const baseURL = session.api.baseURL;
   const model = session.model;
   if (error instanceof Stopped || session.signal?.aborted)
-    return { note: "The check was stopped.", fatal: true };
+    return { note: t("The check was stopped."), fatal: true };
   if (error instanceof APIConnectionError) {
     if (/timed? ?out/i.test(error.message))
-      return { note: `No answer within ${ms(session.timeoutMs)}.`, fatal: false };
-    return { note: `Nothing answers at ${baseURL} (${root(error)}).`, fatal: true };
+      return { note: t("No answer within {0}.", ms(session.timeoutMs)), fatal: false };
+    return { note: t("Nothing answers at {0} ({1}).", baseURL, root(error)), fatal: true };
   }
   if (error instanceof APIError && (error.status === 401 || error.status === 403))
-    return { note: `The key was refused (${error.message}).`, fatal: true };
+    return { note: t("The key was refused ({0}).", error.message), fatal: true };
   if (
     error instanceof APIError &&
     error.status !== undefined &&
@@ -141,7 +142,10 @@ export function failed(error: unknown, session: Session): Failure {
       (/model/i.test(error.message) &&
         /not (found|exist|a valid|served)|does not exist|unknown model|invalid model/i.test(error.message)))
   ) {
-    return { note: `The model ${model} is not served at ${baseURL} (${error.message}).`, fatal: true };
+    return {
+      note: t("The model {0} is not served at {1} ({2}).", model, baseURL, error.message),
+      fatal: true,
+    };
   }
   return { note: explain(error, { model, baseURL, window: 0, shown: false }), fatal: false };
 }
@@ -158,5 +162,5 @@ function root(error: Error): string {
 
 /** A duration as a person reads it. */
 export function ms(value: number): string {
-  return value >= 10_000 ? `${Math.round(value / 1000)} s` : `${Math.round(value)} ms`;
+  return value >= 10_000 ? t("{0} s", Math.round(value / 1000)) : t("{0} ms", Math.round(value));
 }

@@ -20,6 +20,7 @@ export {
   type Report,
   type ToolMode,
 } from "./probe-report";
+import { t } from "../protocol/l10n";
 
 /** The endpoint and model to probe; unset fields come from AI_URL, AI_API_KEY and AI_MODEL, as for `endpoint`. */
 export type ProbeTarget = Pick<EndpointOptions, "baseURL" | "apiKey" | "model" | "headers">;
@@ -50,7 +51,8 @@ const PIXEL =
 
 const IMAGE_WORDS = /image|vision|multi-?modal|mmproj|image_url/i;
 
-const NOT_CHECKED = "Not checked.";
+/** The note of a check not made (translated when said, not at load). */
+const NOT_CHECKED = (): string => t("Not checked.");
 
 /** Probes `target` with at most about five small requests; endpoint failures become notes, never throws. */
 export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Promise<Report> {
@@ -80,13 +82,13 @@ export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Pr
   const report: Report = {
     baseURL,
     model,
-    reachable: { ok: undefined, note: NOT_CHECKED, models: [] },
-    window: { ok: undefined, note: NOT_CHECKED, tokens: 0 },
-    streaming: { ok: undefined, note: NOT_CHECKED, pieces: 0 },
-    usage: { ok: undefined, note: NOT_CHECKED },
-    tools: { ok: undefined, note: NOT_CHECKED },
-    reasoning: { ok: undefined, note: NOT_CHECKED, fields: [] },
-    images: { ok: undefined, note: NOT_CHECKED },
+    reachable: { ok: undefined, note: NOT_CHECKED(), models: [] },
+    window: { ok: undefined, note: NOT_CHECKED(), tokens: 0 },
+    streaming: { ok: undefined, note: NOT_CHECKED(), pieces: 0 },
+    usage: { ok: undefined, note: NOT_CHECKED() },
+    tools: { ok: undefined, note: NOT_CHECKED() },
+    reasoning: { ok: undefined, note: NOT_CHECKED(), fields: [] },
+    images: { ok: undefined, note: NOT_CHECKED() },
     verdict: { ok: undefined, note: "" },
     requests: 0,
     ms: 0,
@@ -117,7 +119,7 @@ async function list(session: Session, report: Report): Promise<string | undefine
     entries = page.data as unknown as Record<string, unknown>[];
   } catch (error) {
     const failure = failed(error, session);
-    report.window = { ok: undefined, note: "Not known: the model list was not read.", tokens: 0 };
+    report.window = { ok: undefined, note: t("Not known: the model list was not read."), tokens: 0 };
     const status = error instanceof APIError ? error.status : undefined;
     // Nothing answers (or the person stopped): every later request would fail the same way.
     if (failure.fatal && status === undefined) {
@@ -128,7 +130,7 @@ async function list(session: Session, report: Report): Promise<string | undefine
       status !== undefined && status !== 401 && status !== 403
         ? {
             ok: true,
-            note: `It answers, but does not list its models (${(error as Error).message}).`,
+            note: t("It answers, but does not list its models ({0}).", (error as Error).message),
             models: [],
           }
         : { ok: false, note: failure.note, models: [] };
@@ -136,29 +138,34 @@ async function list(session: Session, report: Report): Promise<string | undefine
   }
   const ids = entries.map((e) => String(e.id));
   const entry = entries.find((e) => e.id === model);
-  const count = `${ids.length} model${ids.length === 1 ? "" : "s"}`;
+  const count = ids.length === 1 ? t("1 model") : t("{0} models", ids.length);
   if (!model) {
-    report.reachable = { ok: true, note: `It answers and lists ${count}${some(ids)}.`, models: ids };
+    report.reachable = { ok: true, note: t("It answers and lists {0}{1}.", count, some(ids)), models: ids };
     return undefined;
   }
   if (!entry) {
     report.reachable = {
       ok: false,
-      note: `It answers, but ${model} is not among the ${count} it lists${some(ids)}.`,
+      note: t("It answers, but {0} is not among the {1} it lists{2}.", model, count, some(ids)),
       models: ids,
     };
-    report.window = { ok: undefined, note: "Not known: the model is not in the list.", tokens: 0 };
+    report.window = { ok: undefined, note: t("Not known: the model is not in the list."), tokens: 0 };
     return undefined;
   }
-  const among = ids.length > 1 ? ` among its ${count}` : "";
-  report.reachable = { ok: true, note: `It answers and lists ${model}${among}.`, models: ids };
+  const note =
+    ids.length > 1
+      ? t("It answers and lists {0} among its {1}.", model, count)
+      : t("It answers and lists {0}.", model);
+  report.reachable = { ok: true, note, models: ids };
   // The window from the entry just read (windowOf would ask GET /models again, and caches).
   const tokens = windowIn(entry);
   report.window = tokens
-    ? { ok: true, note: `${thousands(tokens)} tokens, as the model list says.`, tokens }
+    ? { ok: true, note: t("{0} tokens, as the model list says.", thousands(tokens)), tokens }
     : {
         ok: false,
-        note: "The model list does not give the context window: Tandem cannot tell when a conversation is full.",
+        note: t(
+          "The model list does not give the context window: Tandem cannot tell when a conversation is full.",
+        ),
         tokens: 0,
       };
   return undefined;
@@ -187,27 +194,40 @@ async function answer(session: Session, report: Report): Promise<string | undefi
       return stop(again, session, report, "streaming");
     }
   }
-  const timing = seen.firstMs === undefined ? "" : `First chunk after ${ms(seen.firstMs)}`;
+  const timing = seen.firstMs === undefined ? "" : t("First chunk after {0}", ms(seen.firstMs));
   if (seen.late) {
     report.streaming = seen.chunks
       ? {
           ok: true,
-          note: `${timing}, but the answer had not ended after ${ms(session.timeoutMs)}.`,
+          note: t("{0}, but the answer had not ended after {1}.", timing, ms(session.timeoutMs)),
           firstMs: seen.firstMs,
           pieces: seen.pieces,
         }
-      : { ok: false, note: `No answer within ${ms(session.timeoutMs)}.`, pieces: 0 };
-    report.usage = { ok: undefined, note: "Not known: the answer did not end in time." };
+      : { ok: false, note: t("No answer within {0}.", ms(session.timeoutMs)), pieces: 0 };
+    report.usage = { ok: undefined, note: t("Not known: the answer did not end in time.") };
     return undefined;
   }
-  const parts = seen.pieces ? (seen.pieces === 1 ? "one piece" : `${seen.pieces} pieces`) : "no text";
+  const parts = seen.pieces
+    ? seen.pieces === 1
+      ? t("one piece")
+      : t("{0} pieces", seen.pieces)
+    : t("no text");
   const said = seen.turn.text.trim();
-  const whole = seen.pieces === 1 ? " It sent the answer whole, so it may not really stream." : "";
+  const whole = seen.pieces === 1 ? t(" It sent the answer whole, so it may not really stream.") : "";
   report.streaming = {
     ok: seen.chunks > 0,
     note: seen.chunks
-      ? `${timing}, the whole answer in ${ms(seen.totalMs)} (${parts}${said ? `: "${clip(said)}"` : ""}).${whole}`
-      : "The stream ended without a chunk.",
+      ? said
+        ? t(
+            '{0}, the whole answer in {1} ({2}: "{3}").{4}',
+            timing,
+            ms(seen.totalMs),
+            parts,
+            clip(said),
+            whole,
+          )
+        : t("{0}, the whole answer in {1} ({2}).{3}", timing, ms(seen.totalMs), parts, whole)
+      : t("The stream ended without a chunk."),
     firstMs: seen.firstMs,
     totalMs: seen.totalMs,
     pieces: seen.pieces,
@@ -215,11 +235,17 @@ async function answer(session: Session, report: Report): Promise<string | undefi
   report.usage = seen.usage
     ? {
         ok: true,
-        note: `A usage chunk came at the end (${seen.usage.prompt} tokens read, ${seen.usage.completion} written).`,
+        note: t(
+          "A usage chunk came at the end ({0} tokens read, {1} written).",
+          seen.usage.prompt,
+          seen.usage.completion,
+        ),
       }
     : {
         ok: false,
-        note: "No usage chunk came: Tandem cannot count this model's tokens or show how full the context is.",
+        note: t(
+          "No usage chunk came: Tandem cannot count this model's tokens or show how full the context is.",
+        ),
       };
   return undefined;
 }
@@ -239,7 +265,7 @@ async function tools(session: Session, report: Report): Promise<string | undefin
     seen = await streamed(session, request);
   } catch (error) {
     if (!session.signal?.aborted && (refusesTools(error) || refusal(error, report))) {
-      const refused = `It refuses the tools field (${(error as Error).message})`;
+      const refused = t("It refuses the tools field ({0})", (error as Error).message);
       return described(session, request, report, "refused", refused);
     }
     const failure = failed(error, session);
@@ -251,21 +277,26 @@ async function tools(session: Session, report: Report): Promise<string | undefin
   if (call) {
     const written = `${call.name}(${call.arguments || "{}"})`;
     report.tools = seen.native
-      ? { ok: true, mode: "native", note: `It calls tools natively: ${written}.` }
+      ? { ok: true, mode: "native", note: t("It calls tools natively: {0}.", written) }
       : {
           ok: true,
           mode: "text",
-          note: `It writes the call as text instead of a native call (${written}): Tandem will describe tools in its instructions and read calls from the text.`,
+          note: t(
+            "It writes the call as text instead of a native call ({0}): Tandem will describe tools in its instructions and read calls from the text.",
+            written,
+          ),
         };
     return undefined;
   }
   if (seen.late) {
-    report.tools = { ok: undefined, note: `No call within ${ms(session.timeoutMs)}.` };
+    report.tools = { ok: undefined, note: t("No call within {0}.", ms(session.timeoutMs)) };
     return undefined;
   }
   const text = seen.turn.text.trim();
-  const cut = seen.finish === "length" ? " before its tokens ran out" : "";
-  const ignored = `It was offered the tool but did not call it${cut}${text ? ` (it wrote "${clip(text)}")` : ""}`;
+  const cut = seen.finish === "length" ? t(" before its tokens ran out") : "";
+  const ignored = text
+    ? t('It was offered the tool but did not call it{0} (it wrote "{1}")', cut, clip(text))
+    : t("It was offered the tool but did not call it{0}", cut);
   return described(session, request, report, "ignored", ignored);
 }
 
@@ -285,13 +316,20 @@ async function described(
           ok: true,
           mode,
           described: true,
-          note: `${before}; described in the instructions, it calls by writing ${call.name}(${call.arguments || "{}"}): Tandem will call tools that way.`,
+          note: t(
+            "{0}; described in the instructions, it calls by writing {1}: Tandem will call tools that way.",
+            before,
+            `${call.name}(${call.arguments || "{}"})`,
+          ),
         }
       : {
           ok: false,
           mode,
           described: false,
-          note: `${before}, and did not call the tool when it was described in the instructions either: tools will not work with this model.`,
+          note: t(
+            "{0}, and did not call the tool when it was described in the instructions either: tools will not work with this model.",
+            before,
+          ),
         };
     return undefined;
   } catch (error) {
@@ -315,17 +353,19 @@ async function images(session: Session, report: Report): Promise<void> {
     const said = seen.turn.text.trim();
     report.images =
       seen.late && !seen.chunks
-        ? { ok: undefined, note: `No answer within ${ms(session.timeoutMs)}.` }
+        ? { ok: undefined, note: t("No answer within {0}.", ms(session.timeoutMs)) }
         : {
             ok: true,
-            note: `It accepts an image (asked the colour of a red pixel${said ? `, it said "${clip(said)}"` : ""}).`,
+            note: said
+              ? t('It accepts an image (asked the colour of a red pixel, it said "{0}").', clip(said))
+              : t("It accepts an image (asked the colour of a red pixel)."),
           };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // A server without image support may say so with a 5xx (llama.cpp without its projector) or mid-stream.
     const named = error instanceof APIError && error.status !== 429 && IMAGE_WORDS.test(message);
     if (!session.signal?.aborted && (named || refusal(error, report))) {
-      report.images = { ok: false, note: `It refuses images (${message}).` };
+      report.images = { ok: false, note: t("It refuses images ({0}).", message) };
       return;
     }
     const failure = failed(error, session);
@@ -342,16 +382,16 @@ function refusal(error: unknown, report: Report): boolean {
 
 /** The reasoning fields seen in every streamed answer. */
 function seen(fields: ReasoningField[], answered: boolean): Report["reasoning"] {
-  if (!answered) return { ok: undefined, note: NOT_CHECKED, fields };
+  if (!answered) return { ok: undefined, note: NOT_CHECKED(), fields };
   if (!fields.length) {
     return {
       ok: false,
-      note: "No reasoning was seen (the model may not reason, or only when asked to).",
+      note: t("No reasoning was seen (the model may not reason, or only when asked to)."),
       fields,
     };
   }
-  const places = fields.map((f) => (f === "think" ? `${where(f)} in its text` : `the ${f} field`));
-  return { ok: true, note: `It reasons in ${joined(places)}: Tandem shows it as reasoning.`, fields };
+  const places = fields.map((f) => (f === "think" ? t("{0} in its text", where(f)) : t("the {0} field", f)));
+  return { ok: true, note: t("It reasons in {0}: Tandem shows it as reasoning.", joined(places)), fields };
 }
 
 /** Records a failure of `step`; when every later request would meet it too, returns it as the reason to stop. */

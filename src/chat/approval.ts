@@ -4,6 +4,7 @@
  * notification or the panel writing the call item's state.
  */
 import type { Tool } from "../agent/types";
+import { t } from "../protocol/l10n";
 import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { CommandRuleBook } from "./workspace/command-rules";
@@ -157,7 +158,10 @@ export async function askPerson(
       // A notification that could not be shown leaves the panel to decide.
       (error: unknown) =>
         problem(
-          `The approval question could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+          t(
+            "The approval question could not be shown: {0}",
+            error instanceof Error ? error.message : String(error),
+          ),
         ),
     );
   });
@@ -173,6 +177,6 @@ export async function askPerson(
 
 /** The question about a call of `name` when nothing more is known of it. */
 function plainQuestion(name: string): Question {
-  const text = `Tandem wants to run ${name}.`;
-  return { text, short: text, long: false, always: "Always Allow in This Conversation" };
+  const text = t("Tandem wants to run {0}.", name);
+  return { text, short: text, long: false, always: t("Always Allow in This Conversation") };
 }

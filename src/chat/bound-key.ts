@@ -3,6 +3,7 @@
  * to another origin the person is asked; a "no" keeps it home. Every key Tandem sends is chosen here.
  */
 import type { Secrets } from "./rows";
+import { t } from "../protocol/l10n";
 
 /** The name of the endpoint made from AI_URL / AI_MODEL / AI_API_KEY. */
 export const ENV_ENDPOINT = "env";
@@ -93,7 +94,7 @@ export class KeyChooser {
     const bound =
       stored ?? (endpoint === ENV_ENDPOINT && env?.key ? { key: env.key, origin: env.origin } : undefined);
     if (!bound) return {};
-    if (!origin) return { withheld: `The key of ${endpoint} is not sent: "${baseURL}" is not a URL.` };
+    if (!origin) return { withheld: t('The key of {0} is not sent: "{1}" is not a URL.', endpoint, baseURL) };
     if (!bound.origin) {
       // Kept before keys were bound: it belongs to where the person's own settings send it.
       if (stored) await secrets.store(keyName(endpoint), storedKey({ key: bound.key, origin }));
@@ -102,9 +103,13 @@ export class KeyChooser {
     if (bound.origin === origin) return { key: bound.key };
     if (!(await this.decide(endpoint, origin, bound.origin)))
       return {
-        withheld:
-          `The key of ${endpoint} was not sent to ${origin}: it was set for ${bound.origin}. ` +
-          `Set the key again with "Tandem: Set API Key" to use it there.`,
+        withheld: t(
+          "The key of {0} was not sent to {1}: it was set for {2}. " +
+            'Set the key again with "Tandem: Set API Key" to use it there.',
+          endpoint,
+          origin,
+          bound.origin,
+        ),
       };
     // Yes: the key now belongs to the new origin (the environment's key is not stored, only allowed here).
     if (stored) await secrets.store(keyName(endpoint), storedKey({ key: bound.key, origin }));

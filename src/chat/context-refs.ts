@@ -19,6 +19,7 @@ import { fileRef, type FileRef } from "../protocol/files";
 import type { ContextRef } from "../protocol/messages";
 import { MAX_IMAGE_BYTES, rasterType } from "./workspace/image";
 import { inside } from "./workspace/paths";
+import { t } from "../protocol/l10n";
 
 /** The selection in the editor: its file (workspace-relative), lines (1-based, inclusive) and text. */
 export interface EditorSelection {
@@ -113,14 +114,14 @@ export class Kept {
    */
   async image(dataUrl: string, name: string): Promise<FileRef> {
     const comma = dataUrl.indexOf(",");
-    if (!dataUrl.startsWith("data:") || comma < 0) throw new Error("it is not an image");
+    if (!dataUrl.startsWith("data:") || comma < 0) throw new Error(t("it is not an image"));
     const bytes = Buffer.from(dataUrl.slice(comma + 1), "base64");
     if (bytes.length > MAX_IMAGE_BYTES)
       throw new Error(
-        `it is ${Math.ceil(bytes.length / 1024)} KB; at most ${MAX_IMAGE_BYTES / 1024} KB is kept`,
+        t("it is {0} KB; at most {1} KB is kept", Math.ceil(bytes.length / 1024), MAX_IMAGE_BYTES / 1024),
       );
     const type = rasterType(bytes);
-    if (!type) throw new Error("only PNG, JPEG, GIF and WebP images are accepted");
+    if (!type) throw new Error(t("only PNG, JPEG, GIF and WebP images are accepted"));
     const extension = EXTENSIONS[type];
     const shown = (name.trim() || "Pasted image").replace(/\.[a-z0-9]+$/i, "");
     return this.keep(`${shown}.${extension}`, extension, bytes);
@@ -136,13 +137,13 @@ export function nameOf(ref: ContextRef): string {
     case "symbol":
       return `${ref.name} (${ref.path}:${ref.line + 1})`;
     case "selection":
-      return "the selection";
+      return t("the selection");
     case "editors":
-      return "the open editors";
+      return t("the open editors");
     case "problems":
-      return "the problems";
+      return t("the problems");
     case "terminal":
-      return "the terminal output";
+      return t("the terminal output");
   }
 }
 
@@ -164,7 +165,7 @@ export async function resolveRefs(
       out.files.push(await resolveOne(ref, editor, kept));
     } catch (error) {
       out.refused.push(
-        `Tandem did not add ${nameOf(ref)}: ${error instanceof Error ? error.message : String(error)}`,
+        t("Tandem did not add {0}: {1}", nameOf(ref), error instanceof Error ? error.message : String(error)),
       );
     }
   }
@@ -183,7 +184,7 @@ async function resolveOne(ref: ContextRef, editor: EditorContext, kept: Kept): P
       return kept.keep(`Symbol ${nameOf(ref)}`, "md", await aroundSymbol(editor, ref));
     case "selection": {
       const s = editor.selection();
-      if (!s || !s.text) throw new Error("nothing is selected in the editor.");
+      if (!s || !s.text) throw new Error(t("nothing is selected in the editor."));
       const where = `${s.path}:${s.start}-${s.end}`;
       return kept.keep(
         `Selection ${where}`,
@@ -193,7 +194,7 @@ async function resolveOne(ref: ContextRef, editor: EditorContext, kept: Kept): P
     }
     case "editors": {
       const open = editor.editors();
-      if (!open.length) throw new Error("no editor is open.");
+      if (!open.length) throw new Error(t("no editor is open."));
       return kept.keep(
         "Open editors",
         "md",
@@ -226,21 +227,21 @@ async function resolveOne(ref: ContextRef, editor: EditorContext, kept: Kept): P
 async function regularFile(editor: EditorContext, path: string): Promise<string> {
   const absolute = await inside(rootOf(editor), path);
   const found = await stat(absolute).catch(() => undefined);
-  if (!found) throw new Error(`${path} does not exist in the workspace.`);
+  if (!found) throw new Error(t("{0} does not exist in the workspace.", path));
   if (!found.isFile()) {
     const kind = found.isDirectory()
-      ? "a folder"
+      ? t("a folder")
       : found.isFIFO()
-        ? "a named pipe (FIFO)"
-        : "not a regular file";
-    throw new Error(`${path} is ${kind}; only regular files are attached.`);
+        ? t("a named pipe (FIFO)")
+        : t("not a regular file");
+    throw new Error(t("{0} is {1}; only regular files are attached.", path, kind));
   }
   return absolute;
 }
 
 function rootOf(editor: EditorContext): string {
   const root = editor.root();
-  if (!root) throw new Error("no folder is open.");
+  if (!root) throw new Error(t("no folder is open."));
   return root;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ContextEntry } from "../protocol/messages";
 import type { EditorContext } from "./context-refs";
+import { t } from "../protocol/l10n";
 
 /** Files asked of the editor for one query at most. */
 const MAX_FILES = 40;
@@ -34,29 +35,31 @@ function current(editor: EditorContext, q: string): ContextEntry[] {
   const selection = editor.selection();
   entries.push({
     ref: { kind: "selection" },
-    label: "Selection",
-    detail: selection?.text ? `${selection.path}:${selection.start}-${selection.end}` : "Nothing is selected",
+    label: t("Selection"),
+    detail: selection?.text
+      ? `${selection.path}:${selection.start}-${selection.end}`
+      : t("Nothing is selected"),
     disabled: !selection?.text,
   });
   const open = editor.editors();
   entries.push({
     ref: { kind: "editors" },
-    label: "Open editors",
-    detail: open.length ? `${open.length} open` : "No editor is open",
+    label: t("Open editors"),
+    detail: open.length ? t("{0} open", open.length) : t("No editor is open"),
     disabled: open.length === 0,
   });
   const { count } = editor.problems();
   entries.push({
     ref: { kind: "problems" },
-    label: "Problems",
-    detail: count ? `${count} in the workspace` : "None in the workspace",
+    label: t("Problems"),
+    detail: count ? t("{0} in the workspace", count) : t("None in the workspace"),
     disabled: false,
   });
   const terminal = editor.terminal();
   entries.push({
     ref: { kind: "terminal" },
-    label: "Terminal output",
-    detail: "missing" in terminal ? terminal.missing : `The output of ${terminal.command}`,
+    label: t("Terminal output"),
+    detail: "missing" in terminal ? terminal.missing : t("The output of {0}", terminal.command),
     disabled: "missing" in terminal,
   });
   return q ? entries.filter((e) => e.label.toLowerCase().includes(q)) : entries;

@@ -13,6 +13,7 @@ import type { Item, State } from "./rows";
 import { FINAL, parentOf } from "./runner-items";
 import type { Store } from "./store";
 import type { ViewHost } from "./view";
+import { t } from "../protocol/l10n";
 
 /** The message as the person sends it again: its words, its files, and the model it goes to ("" the agent's). */
 export interface Resent {
@@ -68,7 +69,8 @@ function forkTitle(title: string, text: string, suffix: string): string {
  */
 export async function fork(store: Store, message: Item, sent: Resent, suffix: string): Promise<string> {
   const original = store.get("conversations", message.chat);
-  if (message.kind !== "user" || !original) throw new Error("That message is no longer in a conversation.");
+  if (message.kind !== "user" || !original)
+    throw new Error(t("That message is no longer in a conversation."));
   if (!sent.text.trim()) throw new Error("A message is not empty.");
   const row = conversation(original.agent, forkTitle(original.title, sent.text, suffix));
   store.put("conversations", row);
@@ -91,7 +93,7 @@ export function messageOf(store: Store, item: Item): Item | undefined {
  */
 export async function regenerate(store: Store, item: Item, model: string): Promise<string> {
   const message = messageOf(store, item);
-  if (!message) throw new Error("There is no message before that answer to answer again.");
+  if (!message) throw new Error(t("There is no message before that answer to answer again."));
   const latest = store.items(message.chat).findLast((i) => i.kind === "user");
   if (latest?.id === message.id) {
     await store.putDurable("items", retried(message.chat, model));
@@ -113,10 +115,10 @@ export async function sendAgain(
 ): Promise<string | undefined> {
   const item = store.get("items", m.item);
   try {
-    if (!item) throw new Error("That message is no longer in the conversation.");
+    if (!item) throw new Error(t("That message is no longer in the conversation."));
     if (m.type === "regenerate") return await regenerate(store, item, m.model);
     if (m.restore) {
-      if (!host.restoreFilesTo) throw new Error("Restoring files is not available here.");
+      if (!host.restoreFilesTo) throw new Error(t("Restoring files is not available here."));
       host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item) });
     }
     // The kind of a file is the host's to say, from its name, whatever the panel sent.
@@ -124,7 +126,7 @@ export async function sendAgain(
     return await fork(store, item, { text: m.text, files, model: m.model }, EDITED);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    host.send({ type: "notice", level: "error", text: `Nothing was sent: ${why}` });
+    host.send({ type: "notice", level: "error", text: t("Nothing was sent: {0}", why) });
     return undefined;
   }
 }

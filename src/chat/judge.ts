@@ -18,8 +18,9 @@ import {
 import { ownText } from "./quoted";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
-import { protectedPath, RUNS_CODE } from "./workspace/protected";
+import { protectedPath } from "./workspace/protected";
 import { visible } from "./workspace/visible";
+import { t } from "../protocol/l10n";
 
 /**
  * What "Always allow" lets by: every call of a tool or fetches of a host for the rest of a
@@ -113,14 +114,14 @@ export async function judge(
       rules.commands?.rules() ?? NO_RULES,
     );
     if (ruled.verdict === "denied") return { verdict: "refused", reasons: [ruled.why], summary, hidden };
-    reasons.push(`It ${RUNS_CODE}: it runs a command line.`);
+    reasons.push(t("It can run code on your machine: it runs a command line."));
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
     if (rules.root) {
       const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
       if (place) {
-        reasons.push(`It ${RUNS_CODE}: the command names a protected place (${place}).`);
+        reasons.push(t("It can run code on your machine: the command names a protected place ({0}).", place));
         pinned = true;
       }
     }
@@ -128,7 +129,13 @@ export async function judge(
   if (typeof target === "string" && rules.root) {
     const place = await protectedPath(rules.root, target);
     if (place) {
-      reasons.push(`It ${RUNS_CODE}: ${visible(oneLine(target))} is in a protected place (${place}).`);
+      reasons.push(
+        t(
+          "It can run code on your machine: {0} is in a protected place ({1}).",
+          visible(oneLine(target)),
+          place,
+        ),
+      );
       pinned = true;
     }
   }
@@ -138,12 +145,14 @@ export async function judge(
     grant = host ? { host } : undefined;
     const known = host !== undefined && (rules.hosts?.has(host) || hostsNamed(rules.said ?? []).has(host));
     if (!known) {
-      reasons.push(`It sends data to ${host ?? "another computer"}: the address itself can carry it.`);
+      reasons.push(
+        t("It sends data to {0}: the address itself can carry it.", host ?? t("another computer")),
+      );
       must = true;
     }
   }
   if (hidden) {
-    reasons.push("Hidden characters in the call: they are shown as ⟦U+…⟧.");
+    reasons.push(t("Hidden characters in the call: they are shown as ⟦U+…⟧."));
     must ||= !tool.readOnly || JUDGED.has(tool.name);
   }
   const said = pinned || must ? "ask" : ruled?.verdict === "allowed" && byName === "ask" ? "allowed" : byName;
@@ -173,19 +182,20 @@ async function touched(root: string, line: string): Promise<string | undefined> 
 
 /** The question the person reads about a judged call (every face shows this one). */
 export function questionOf(name: string, judged: Judgement): Question {
-  const text = [`Tandem wants to run ${judged.summary}`, ...judged.reasons].join("\n");
+  const text = [t("Tandem wants to run {0}", judged.summary), ...judged.reasons].join("\n");
   const long = judged.hidden || text.length > SHORT || judged.summary.includes("⏎");
-  const flag = judged.hidden ? " (hidden characters)" : "";
   const short = long
-    ? `Tandem wants to run ${name}${flag}. Read all of it before you answer.`
+    ? judged.hidden
+      ? t("Tandem wants to run {0} (hidden characters). Read all of it before you answer.", name)
+      : t("Tandem wants to run {0}. Read all of it before you answer.", name)
     : text.replace(/\n/g, " — ");
   const always = !judged.always
     ? undefined
     : "tool" in judged.always
-      ? "Always Allow in This Conversation"
+      ? t("Always Allow in This Conversation")
       : "host" in judged.always
-        ? `Allow ${judged.always.host} in This Conversation`
-        : `Always Allow ${judged.always.commands.map((c) => `\`${c}\``).join(", ")}`;
+        ? t("Allow {0} in This Conversation", judged.always.host)
+        : t("Always Allow {0}", judged.always.commands.map((c) => `\`${c}\``).join(", "));
   return { text, short, long, always };
 }
 

@@ -33,6 +33,7 @@ import { Tally } from "./runner-usage";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
 import { readFileWith } from "./tools-read";
+import { t } from "../protocol/l10n";
 
 /** The instructions of an assistant that has none. */
 export const DEFAULT_INSTRUCTIONS =
@@ -128,7 +129,7 @@ async function attachmentsOf(host: Host, files: readonly FileRef[]): Promise<Att
         host.files ? await host.files(ref.path, ref.name) : { name: ref.name, type: "", path: ref.path },
       );
     } catch (error) {
-      throw new Error(`Cannot read ${ref.name}: ${reason(error)}`);
+      throw new Error(t("Cannot read {0}: {1}", ref.name, reason(error)));
     }
   }
   return out;
@@ -189,14 +190,14 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     try {
       model = await host.model(modelId);
     } catch (error) {
-      written.error(`The model ${modelId || "(default)"} could not be reached: ${reason(error)}`);
+      written.error(t("The model {0} could not be reached: {1}", modelId || t("(default)"), reason(error)));
       return;
     }
     if (!model) {
       written.error(
         modelId
-          ? `The model ${modelId} is not available. Choose another model, then retry.`
-          : "No model is set up. Configure an endpoint or choose a model, then retry.",
+          ? t("The model {0} is not available. Choose another model, then retry.", modelId)
+          : t("No model is set up. Configure an endpoint or choose a model, then retry."),
       );
       return;
     }
@@ -296,7 +297,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     }).catch(() => undefined);
   } catch (error) {
     // Something of the runner's own failed (a tool list, a skill folder): said, never a crash.
-    written.error(`The answer failed: ${reason(error)}`);
+    written.error(t("The answer failed: {0}", reason(error)));
   } finally {
     if (runs.closing() && ended !== "done" && ended !== "error") {
       written.close(CALL_INTERRUPTED, "interrupted");
@@ -386,7 +387,7 @@ async function approveCall(
     }
   });
   if (judged.verdict === "refused") {
-    const why = judged.reasons.join(" ") || `The tool ${call.name} may not run here.`;
+    const why = judged.reasons.join(" ") || t("The tool {0} may not run here.", call.name);
     runs.store.put("items", { ...row, state: "declined", text: why });
   }
   return yes === true;

@@ -10,6 +10,7 @@ import type { Item } from "./rows";
 import { parentOf } from "./runner-items";
 import type { Answer } from "./runner-items";
 import type { Tally } from "./runner-usage";
+import { t } from "../protocol/l10n";
 
 /** The message that asks to condense the conversation now. */
 export const COMPACT = "/compact";
@@ -69,7 +70,7 @@ export function marking(a: Agent, written: Answer, tally: Tally, keep: (kept: Ke
 /** Answers `/compact`: summarises the conversation so far; says so when there is nothing to condense. */
 export async function compactNow(a: Agent, written: Answer, signal: AbortSignal): Promise<void> {
   const made = await compact(a, signal);
-  if (!made) written.error("There is nothing to condense yet.");
+  if (!made) written.error(t("There is nothing to condense yet."));
 }
 
 /**

@@ -23,6 +23,7 @@ import { answer, givenBy, type After, type Offer, type Runs } from "./runner-ans
 import type { Host } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
+import { t } from "../protocol/l10n";
 
 /** How many earlier messages' attachments are kept read. */
 const GIVEN_KEPT = 32;
@@ -218,7 +219,7 @@ export class Runner {
       after = await answer(this.runs, work, halt);
       return true;
     } catch (error) {
-      this.problem(`The answer in a conversation could not be written: ${reason(error)}`);
+      this.problem(t("The answer in a conversation could not be written: {0}", reason(error)));
       return false;
     } finally {
       this.halts.delete(chat);
@@ -231,7 +232,7 @@ export class Runner {
   /** Does what a run left to do, beside the runs that follow it; `idle` and `close` wait for it. */
   private later(after: After): void {
     const done: Promise<void> = after(this.closed.signal)
-      .catch((error: unknown) => this.problem(`Naming a conversation failed: ${reason(error)}`))
+      .catch((error: unknown) => this.problem(t("Naming a conversation failed: {0}", reason(error))))
       .finally(() => this.after.delete(done));
     this.after.add(done);
   }
@@ -249,7 +250,7 @@ export class Runner {
       put();
       return true;
     } catch (error) {
-      this.problem(`A conversation could not be written: ${reason(error)}`);
+      this.problem(t("A conversation could not be written: {0}", reason(error)));
       return false;
     }
   }

@@ -7,6 +7,7 @@ import { appendFile, open, rename, truncate, unlink, type FileHandle } from "nod
 import { dirname } from "node:path";
 import { ForeignLine, readLine } from "./store-lines";
 import { State, type Change } from "./store-state";
+import { t } from "../protocol/l10n";
 
 /** What reading a journal found. */
 export interface Reading {
@@ -58,7 +59,11 @@ export function replay(
         continue;
       }
       problems.push(
-        `Line ${first + i} of the conversation journal could not be read and was skipped: ${message(e)}.`,
+        t(
+          "Line {0} of the conversation journal could not be read and was skipped: {1}.",
+          first + i,
+          message(e),
+        ),
       );
       skipped.push(line);
     }
@@ -134,7 +139,9 @@ export async function readJournal(path: string): Promise<Reading> {
   }
   if (reading.torn) {
     reading.problems.push(
-      "The last change in the conversation journal was cut off (a write interrupted by a crash) and was dropped.",
+      t(
+        "The last change in the conversation journal was cut off (a write interrupted by a crash) and was dropped.",
+      ),
     );
   }
   reading.size = end;
@@ -243,7 +250,7 @@ export class Appender {
         this.writeScheduled = false;
         return this.write();
       })
-      .catch((e) => this.onError(`Tandem could not save a change to its conversations: ${message(e)}`));
+      .catch((e) => this.onError(t("Tandem could not save a change to its conversations: {0}", message(e))));
   }
 
   private async write(): Promise<void> {
@@ -297,7 +304,7 @@ export class Appender {
       if (this.queue.length) await this.write();
     });
     this.chain = step.catch((e) =>
-      this.onError(`Tandem could not compact its conversation journal: ${message(e)}`),
+      this.onError(t("Tandem could not compact its conversation journal: {0}", message(e))),
     );
     return step;
   }

@@ -7,12 +7,15 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { t } from "../protocol/l10n";
 
 /** A write in a window that only reads: another window of this workspace holds the lock, so the conversations. */
 export class ReadOnlyError extends Error {
   constructor() {
     super(
-      "The conversations are open for writing in another window of this workspace; here they are read-only.",
+      t(
+        "The conversations are open for writing in another window of this workspace; here they are read-only.",
+      ),
     );
     this.name = "ReadOnlyError";
   }

@@ -44,6 +44,7 @@ import { Appender, readJournal, readSince, repair, replay, type Reading } from "
 import { ReadOnlyError, tryLock, type Lock } from "./store-lock";
 import { State, type Change } from "./store-state";
 import { Views, type Follow } from "./store-views";
+import { t } from "../protocol/l10n";
 
 export { ReadOnlyError } from "./store-lock";
 export type { Change } from "./store-state";
@@ -356,7 +357,9 @@ export class Store {
       this.offset = since.size;
       for (const text of problems) this.report(text);
     } catch (e) {
-      this.report(`Tandem could not follow the conversations of another window: ${(e as Error).message}`);
+      this.report(
+        t("Tandem could not follow the conversations of another window: {0}", (e as Error).message),
+      );
     }
   }
 

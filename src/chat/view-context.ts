@@ -6,6 +6,7 @@ import type { FileRef } from "../protocol/files";
 import type { ContextRef, HostMessage } from "../protocol/messages";
 import { Kept, resolveRefs, type EditorContext } from "./context-refs";
 import { suggest } from "./context-suggest";
+import { t } from "../protocol/l10n";
 
 /** What the editor gives the panel's context: what it knows, and where kept files go. */
 export interface ContextHost {
@@ -42,7 +43,7 @@ export class PanelContext {
       this.send({
         type: "notice",
         level: "warning",
-        text: `Tandem did not attach the pasted image: ${why}.`,
+        text: t("Tandem did not attach the pasted image: {0}.", why),
       });
     }
   }
@@ -51,7 +52,7 @@ export class PanelContext {
   async resolve(refs: readonly ContextRef[]): Promise<FileRef[]> {
     if (!refs.length) return [];
     if (!this.host || !this.kept) {
-      this.send({ type: "notice", level: "warning", text: "Tandem cannot add context in this editor." });
+      this.send({ type: "notice", level: "warning", text: t("Tandem cannot add context in this editor.") });
       return [];
     }
     const { files, refused } = await resolveRefs(refs, this.host.editor, this.kept);

@@ -18,6 +18,7 @@ import { PanelContext } from "./view-context";
 
 export type { ViewHost } from "./view-host";
 import type { ViewHost } from "./view-host";
+import { t } from "../protocol/l10n";
 
 /** Items whose text is Markdown, sent as keyed blocks. */
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);
@@ -207,7 +208,7 @@ export class PanelView {
     let message: HostMessage;
     try {
       // Only the https images the renderer shows as placeholders; anything else is not asked for.
-      if (!/^https:\/\//i.test(url)) throw new Error("only https images are loaded");
+      if (!/^https:\/\//i.test(url)) throw new Error(t("only https images are loaded"));
       message = { type: "image", url, data: await fetchImage(url, this.host.images) };
     } catch (error) {
       message = { type: "image", url, error: error instanceof Error ? error.message : String(error) };

@@ -18,6 +18,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { escape } from "./html";
+import { t } from "../protocol/l10n";
 
 const LANGUAGES = {
   bash,
@@ -66,9 +67,11 @@ export function codeBlock(text: string, info: string | undefined): string {
   const known = lang !== undefined && hljs.getLanguage(lang) !== undefined;
   const body = known ? hljs.highlight(text, { language: lang, ignoreIllegals: true }).value : escape(text);
   const label = lang ? `<span class="code-lang">${escape(lang)}</span>` : "";
+  // Translated as the block is rendered (a module-level text would be English in every language).
+  const labels = { copy: t("Copy"), insert: t("Insert at cursor"), "new-file": t("Save as new file") };
   const buttons = CODE_ACTIONS.map(
     (a) =>
-      `<button type="button" class="code-action" data-action="${a.action}" title="${a.label}" aria-label="${a.label}">` +
+      `<button type="button" class="code-action" data-action="${a.action}" title="${escape(labels[a.action])}" aria-label="${escape(labels[a.action])}">` +
       `<span class="codicon codicon-${a.icon}"></span></button>`,
   ).join("");
   const codeClass = known ? `hljs language-${escape(lang)}` : "hljs";

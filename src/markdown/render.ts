@@ -14,6 +14,7 @@ import { codeBlock } from "./code";
 import { quickInline } from "./quick";
 import { escape } from "./html";
 import { safeHref, safeImage, type CommandLinks } from "./links";
+import { format, t } from "../protocol/l10n";
 
 /** Reference link definitions by normalized label, as marked keeps them. */
 export type Links = TokensList["links"];
@@ -61,7 +62,9 @@ class SafeRenderer extends Renderer {
 
   // A task box is a form control: without a name, a screen reader says only "checkbox".
   override checkbox(token: Tokens.Checkbox): string {
-    const state = token.checked ? 'checked="" aria-label="Done"' : 'aria-label="Not done"';
+    const state = token.checked
+      ? `checked="" aria-label="${escape(t("Done"))}"`
+      : `aria-label="${escape(t("Not done"))}"`;
     return `<input ${state} disabled="" type="checkbox"> `;
   }
 }
@@ -73,11 +76,13 @@ class SafeRenderer extends Renderer {
  */
 function remoteImage(url: string, alt: string): string {
   const host = new URL(url).hostname;
-  const named = alt ? ` <span class="image-alt">${escape(alt)}</span>` : "";
-  return (
-    `<button type="button" class="remote-image" data-image="${escape(url)}" title="${escape(url)}">` +
-    `Image${named} from <span class="image-host">${escape(host)}</span> — click to load</button>`
-  );
+  const named = `<span class="image-alt">${escape(alt)}</span>`;
+  const from = `<span class="image-host">${escape(host)}</span>`;
+  // The sentence is translated and escaped first, then its placeholders become the two spans.
+  const words = alt
+    ? format(escape(t("Image {0} from {1} — click to load")), [named, from])
+    : format(escape(t("Image from {0} — click to load")), [from]);
+  return `<button type="button" class="remote-image" data-image="${escape(url)}" title="${escape(url)}">${words}</button>`;
 }
 
 /** The marked setup for one set of render options: lexer options and a parser to reuse. */

@@ -51,7 +51,7 @@ export async function askByNotification(
   settled?: Promise<unknown>,
 ): Promise<Decision | undefined> {
   const allow = vscode.l10n.t("Allow");
-  const always = question.always ? vscode.l10n.t(question.always) : undefined;
+  const always = question.always;
   const decline = vscode.l10n.t("Decline");
   const choices = always ? [allow, always, decline] : [allow, decline];
   // Dismissing a question is not a yes.

@@ -196,7 +196,7 @@ export async function openConversations(
       parts.status.setRunning(active.size);
       parts.running(chat, running);
     },
-    problem: (text) => void vscode.window.showErrorMessage(`Tandem: ${text}`),
+    problem: (text) => void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", text)),
   };
   const started = serve(store, host);
   later.runner = started;

@@ -38,3 +38,4 @@ export { PendingChanges } from "../chat/pending/changes";
 export { writePending } from "../chat/pending/editor";
 export { hunksOf } from "../chat/pending/diff";
 export { diskFiles } from "../chat/pending/editor";
+export { setBundle } from "../protocol/l10n";

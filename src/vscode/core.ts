@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { currentBundle, t } from "../protocol/l10n";
 
 /** What dist/core.js holds. */
 export type Core = typeof import("./core-entry");
@@ -16,9 +17,15 @@ export function core(): Core {
     const file = join(__dirname, "core.js");
     try {
       loaded = createRequire(__filename)(file) as Core;
+      // dist/core.js holds its own copy of the l10n module: it translates with the bundle activation set.
+      loaded.setBundle(currentBundle());
     } catch (e) {
       throw new Error(
-        `Tandem's core could not be loaded from ${file} (${(e as Error).message}). Reinstall the extension.`,
+        t(
+          "Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.",
+          file,
+          (e as Error).message,
+        ),
       );
     }
   }

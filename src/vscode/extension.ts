@@ -19,6 +19,7 @@ import { registerQuickFix } from "./quickfix";
 import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
 import type { Store } from "../chat/store";
+import { setBundle } from "../protocol/l10n";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
@@ -26,6 +27,8 @@ const codeLoaded = performance.now();
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
 export function activate(context: vscode.ExtensionContext) {
   const called = performance.now();
+  // Texts shown from the core and the panel are translated from VS Code's bundle for the display language.
+  setBundle(vscode.l10n.bundle);
   const models = new Models(context.secrets, editorFacts(context.globalState));
   const status = new Status();
   // The agent's edits are pending changes the person reviews (unless they chose to be asked first).
@@ -71,7 +74,9 @@ export function activate(context: vscode.ExtensionContext) {
   // Conversations go on after a restart: the runner (and the model shown in the status bar) start a moment
   // after activation, so that activation itself loads nothing heavy.
   const later = setTimeout(() => {
-    void conversations().catch((e: Error) => vscode.window.showErrorMessage(`Tandem: ${e.message}`));
+    void conversations().catch((e: Error) =>
+      vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", e.message)),
+    );
     showModel();
   }, 1500);
   context.subscriptions.push({ dispose: () => clearTimeout(later) });

@@ -45,9 +45,11 @@ const READY_MS = 10_000;
 /** The git extension's API, ready; throws a message the person and the model can act on when there is none. */
 export async function gitApi(): Promise<API> {
   const extension = vscode.extensions.getExtension<GitExtension>("vscode.git");
-  if (!extension) throw new Error("VS Code's git extension is not available, so git cannot be read.");
+  if (!extension)
+    throw new Error(vscode.l10n.t("VS Code's git extension is not available, so git cannot be read."));
   const git = extension.isActive ? extension.exports : await extension.activate();
-  if (!git?.enabled) throw new Error('VS Code\'s git support is turned off (the "git.enabled" setting).');
+  if (!git?.enabled)
+    throw new Error(vscode.l10n.t('VS Code\'s git support is turned off (the "git.enabled" setting).'));
   const api = git.getAPI(1);
   if (api.state !== "initialized") {
     await new Promise<void>((resolve) => {
@@ -71,7 +73,7 @@ export async function repositoryOf(uri?: vscode.Uri): Promise<Repository> {
     (folder && api.getRepository(folder)) ||
     (folder && (await api.openRepository?.(folder))) ||
     (!folder ? api.repositories[0] : undefined);
-  if (!found) throw new Error("The workspace is not in a git repository.");
+  if (!found) throw new Error(vscode.l10n.t("The workspace is not in a git repository."));
   return found;
 }
 
@@ -81,7 +83,7 @@ const GATHER_CHARS = 256 * 1024;
 /** The diff a `git_diff` call asks for, as patch text (the ref was checked not to be an option). */
 export async function gitDiff(of: DiffOf, signal: AbortSignal): Promise<string> {
   // Git obeys a repository's own configuration (hooks, external diff programs): only in a trusted workspace.
-  if (!vscode.workspace.isTrusted) throw new Error("Git is read only in a trusted workspace.");
+  if (!vscode.workspace.isTrusted) throw new Error(vscode.l10n.t("Git is read only in a trusted workspace."));
   const repository = await repositoryOf(of.path ? vscode.Uri.file(of.path) : undefined);
   if (of.kind === "staged") return of.path ? repository.diffIndexWithHEAD(of.path) : repository.diff(true);
   if (of.kind === "unstaged") return of.path ? repository.diffWithHEAD(of.path) : repository.diff(false);

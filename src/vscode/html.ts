@@ -2,6 +2,7 @@
  * The side panel's HTML page. A pure function (no `vscode` import) so the webview tests build the
  * very page the extension serves.
  */
+import type { Bundle } from "../protocol/l10n";
 
 /** What the page needs from the webview: its CSP source, a fresh nonce and the URIs of the bundle. */
 export interface PanelPage {
@@ -11,6 +12,10 @@ export interface PanelPage {
   styleUri: string;
   codiconUri: string;
   title: string;
+  /** VS Code's display language (`vscode.env.language`); English when absent. */
+  language?: string;
+  /** The panel's translations for that language, read by the panel before it shows any text. */
+  bundle?: Bundle;
 }
 
 const escapes: Record<string, string> = {
@@ -46,7 +51,7 @@ export function panelHtml(page: PanelPage): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(page.nonce))
     throw new Error("the nonce must be 16 or more base64 characters");
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escape(page.language ?? "en")}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escape(panelCsp(page.cspSource, page.nonce))}">
@@ -55,7 +60,7 @@ export function panelHtml(page: PanelPage): string {
 <link rel="stylesheet" href="${escape(page.styleUri)}">
 <title>${escape(page.title)}</title>
 </head>
-<body>
+<body data-l10n="${escape(JSON.stringify(page.bundle ?? {}))}">
 <div id="app" class="app"></div>
 <script nonce="${escape(page.nonce)}" src="${escape(page.scriptUri)}"></script>
 </body>

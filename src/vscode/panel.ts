@@ -8,6 +8,7 @@ import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { repositoryAssistants, workspaceRoot } from "./conversations";
 import { panelHtml } from "./html";
+import { currentBundle } from "../protocol/l10n";
 import type { Models } from "./models";
 import { core } from "./core";
 import type { PendingReview } from "./pending";
@@ -123,6 +124,8 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       styleUri: uri("webview.css"),
       codiconUri: uri("codicon.css"),
       title: "Tandem",
+      language: vscode.env.language,
+      bundle: currentBundle(),
     });
     // Messages that arrive while the conversations open are handled once they are.
     const early: unknown[] = [];

@@ -13,6 +13,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { chromiumArgs, chromiumPath, requireChromium } from "../../scripts/vscode.mjs";
 import type { HostMessage, PanelMessage } from "../../src/protocol/messages";
 import { panelHtml } from "../../src/vscode/html";
+import type { Bundle } from "../../src/protocol/l10n";
 import { THEMES, type Theme } from "./themes";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -51,8 +52,10 @@ const TYPES: Record<string, string> = {
   ".ttf": "font/ttf",
 };
 
-/** Serves the built files and, at `/`, a fresh page with its own nonce. */
-async function serve(): Promise<{ server: Server; origin: string }> {
+/** Serves the built files and, at `/`, a fresh page with its own nonce (and the language's bundle, if any). */
+async function serve(
+  l10n: { language?: string; bundle?: Bundle } = {},
+): Promise<{ server: Server; origin: string }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -64,6 +67,7 @@ async function serve(): Promise<{ server: Server; origin: string }> {
         styleUri: `${origin}/webview.css`,
         codiconUri: `${origin}/codicon.css`,
         title: "Tandem",
+        ...l10n,
       });
       response.writeHead(200, { "content-type": TYPES[".html"] }).end(html);
       return;
@@ -134,10 +138,10 @@ export class Panel {
   /** Builds the bundle, serves the page and opens it in `browser` with the host stub. */
   static async open(
     browser: Browser,
-    options: { theme?: Theme; width?: number; height?: number } = {},
+    options: { theme?: Theme; width?: number; height?: number; language?: string; bundle?: Bundle } = {},
   ): Promise<Panel> {
     await build();
-    const { server, origin } = await serve();
+    const { server, origin } = await serve({ language: options.language, bundle: options.bundle });
     const page = await browser.newPage({
       viewport: { width: options.width ?? 420, height: options.height ?? 720 },
     });
@@ -220,7 +224,13 @@ export class Panel {
 /** The panels of a suite, opened in one Chromium launched for it. */
 export interface Panels {
   /** Opens a panel (see `Panel.open`); it is closed after the test, or after the suite. */
-  open(options?: { theme?: Theme; width?: number; height?: number }): Promise<Panel>;
+  open(options?: {
+    theme?: Theme;
+    width?: number;
+    height?: number;
+    language?: string;
+    bundle?: Bundle;
+  }): Promise<Panel>;
 }
 
 /**

@@ -12,6 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { writeAtomic } from "../store-file";
 import { hunksOf, keepHunk, listing, undoHunk, type Hunk } from "./diff";
+import { t } from "../../protocol/l10n";
 
 /** How Tandem reads and writes the workspace's files (the editor's documents in VS Code). */
 export interface Files {
@@ -152,12 +153,12 @@ export class PendingChanges {
   hunk(path: string, index: number, action: Action, expect?: Hunk): Promise<void> {
     return this.serial(async () => {
       const p = this.byPath.get(path);
-      if (!p) throw new Error("That change is no longer pending.");
+      if (!p) throw new Error(t("That change is no longer pending."));
       const now = (await this.files.read(path)) ?? "";
       if (expect) {
         const seen = hunksOf(p.before ?? "", now)[index];
         if (!seen || JSON.stringify(seen) !== JSON.stringify(expect)) {
-          throw new Error("The file changed since this change was shown; look at it again.");
+          throw new Error(t("The file changed since this change was shown; look at it again."));
         }
       }
       if (action === "keep") {

@@ -3,6 +3,7 @@
  * endings ("\n", "\r\n", or none on a last line), so joining lines gives the text back byte for
  * byte, and keeping or undoing one hunk changes nothing else.
  */
+import { t } from "../../protocol/l10n";
 
 /** One changed region: `before` lines starting at `beforeStart` became `after` lines at `afterStart` (0-based). */
 export interface Hunk {
@@ -159,7 +160,7 @@ function hunkAt(hunks: Hunk[], index: number): Hunk {
   const h = hunks[index];
   if (!h)
     throw new Error(
-      `There is no change ${index + 1} here (${hunks.length} left); the file changed meanwhile.`,
+      t("There is no change {0} here ({1} left); the file changed meanwhile.", index + 1, hunks.length),
     );
   return h;
 }

@@ -22,6 +22,7 @@
  */
 
 import { parse, type ParseEntry } from "shell-quote";
+import { t } from "../../protocol/l10n";
 import { runsOther } from "./command-options";
 
 /** The rules the person keeps: command lines allowed without asking, and refused. */
@@ -142,33 +143,34 @@ function entries(line: string): (ParseEntry | Variable)[] | undefined {
 
 /** The parts of a plain line, or why the line is not plain. */
 export function plainParts(line: string): Parsed {
-  if (!PRINTABLE.test(line)) return { why: "It holds line breaks, tabs or characters beyond plain ASCII." };
+  if (!PRINTABLE.test(line))
+    return { why: t("It holds line breaks, tabs or characters beyond plain ASCII.") };
   if (SPECIAL.test(line))
-    return { why: "It holds `$`, backticks, braces or escapes that the shell expands." };
+    return { why: t("It holds `$`, backticks, braces or escapes that the shell expands.") };
   const all = entries(line);
-  if (!all) return { why: "The command line cannot be read." };
+  if (!all) return { why: t("The command line cannot be read.") };
   const parts: string[][] = [[]];
   for (const entry of all) {
     if (typeof entry === "string") {
-      if (EXPANDS.test(entry)) return { why: `The word ${entry} is expanded by the shell.` };
+      if (EXPANDS.test(entry)) return { why: t("The word {0} is expanded by the shell.", entry) };
       parts[parts.length - 1].push(entry);
     } else if ("comment" in entry) {
-      return { why: "It holds a comment (#)." };
+      return { why: t("It holds a comment (#).") };
     } else if ("op" in entry && JOINS.has(entry.op)) {
       parts.push([]);
     } else if ("op" in entry && entry.op === "glob") {
-      return { why: "It holds a glob the shell expands." };
+      return { why: t("It holds a glob the shell expands.") };
     } else {
-      const what = "op" in entry ? entry.op : "a variable";
-      return { why: `It holds ${what}: a redirection, subshell, background run or expansion.` };
+      const what = "op" in entry ? entry.op : t("a variable");
+      return { why: t("It holds {0}: a redirection, subshell, background run or expansion.", what) };
     }
   }
-  if (parts.some((p) => p.length === 0)) return { why: "A part of the command line is empty." };
+  if (parts.some((p) => p.length === 0)) return { why: t("A part of the command line is empty.") };
   // An unclosed quote is read by shell-quote as closed at the end; the shell would wait for more.
-  if (!quotesClosed(line)) return { why: "A quote is not closed." };
+  if (!quotesClosed(line)) return { why: t("A quote is not closed.") };
   for (const part of parts) {
-    if (ASSIGNMENT.test(part[0])) return { why: "It sets a variable in front of the command." };
-    if (WRAPPERS.has(base(part[0]))) return { why: `${part[0]} runs another command.` };
+    if (ASSIGNMENT.test(part[0])) return { why: t("It sets a variable in front of the command.") };
+    if (WRAPPERS.has(base(part[0]))) return { why: t("{0} runs another command.", part[0]) };
   }
   return { parts };
 }
@@ -194,8 +196,8 @@ export function ruleWords(rule: string): { words: string[] } | { why: string } {
   const trimmed = rule.trim();
   const any = /(^|\s)\*$/.test(trimmed);
   const said = plainParts(any ? trimmed.slice(0, -1) : trimmed);
-  if ("why" in said) return { why: `The rule "${rule}" is not a plain command: ${said.why}` };
-  if (said.parts.length !== 1) return { why: `The rule "${rule}" names more than one command.` };
+  if ("why" in said) return { why: t('The rule "{0}" is not a plain command: {1}', rule, said.why) };
+  if (said.parts.length !== 1) return { why: t('The rule "{0}" names more than one command.', rule) };
   return { words: any ? [...said.parts[0], "*"] : said.parts[0] };
 }
 
@@ -277,10 +279,10 @@ function allowWords(allow: readonly string[]): { rule: string; words: string[] }
 export function judgeCommand(line: string, rules: CommandRules): CommandJudgement {
   const denied = deniedBy(line, rules.deny);
   if (denied !== undefined) {
-    return { verdict: "denied", rule: denied, why: `Your rule "${denied}" refuses this command.` };
+    return { verdict: "denied", rule: denied, why: t('Your rule "{0}" refuses this command.', denied) };
   }
   const plain = plainParts(line);
-  if ("why" in plain) return { verdict: "ask", why: `No rule can allow it. ${plain.why}` };
+  if ("why" in plain) return { verdict: "ask", why: t("No rule can allow it. {0}", plain.why) };
   const allow = allowWords(rules.allow);
   const used: string[] = [];
   const missing: string[][] = [];
@@ -295,7 +297,7 @@ export function judgeCommand(line: string, rules: CommandRules): CommandJudgemen
   const risky = missing.map((part) => runsOther(base(part[0]), part, 1)).find((why) => why !== undefined);
   return {
     verdict: "ask",
-    why: `No rule of yours allows ${written}.${risky ? ` ${risky}` : ""}`,
+    why: t("No rule of yours allows {0}.", written) + (risky ? ` ${risky}` : ""),
     offer: offer.every((words) => words.every((w) => w !== undefined))
       ? [...new Set(offer.map((words) => words.join(" ")))]
       : undefined,

@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
     await import("./untrusted.test");
   } else {
     await import("./activation.test");
+    await import("./l10n.test");
     await import("./participant.test");
     await import("./panel.test");
     await import("./check.test");
