@@ -1,5 +1,6 @@
 /** What an item shows beside its text: the files of a message and the sources a tool read. */
 import type { Chip, Source } from "../src/protocol/rows";
+import { readArgs } from "../src/protocol/args";
 
 /** The pages a tool's output names: {title, url} records when it is JSON, else the URLs in its text. */
 export function sourcesOf(output: string): Source[] {
@@ -53,17 +54,13 @@ export function chipsOf(sources: Source[]): Chip[] {
 
 /** A short line for a call's input: its values, not its JSON punctuation. */
 export function inputSummary(input: string, max = 80): string {
-  let line = input;
-  try {
-    const value: unknown = JSON.parse(input);
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      line = Object.entries(value)
+  // Arguments that cannot be read are shown as they are.
+  const read = readArgs(input);
+  let line = read.ok
+    ? Object.entries(read.args)
         .map(([key, entry]) => `${key}: ${typeof entry === "string" ? entry : JSON.stringify(entry)}`)
-        .join(", ");
-    }
-  } catch {
-    // Not JSON: show the text as it is.
-  }
+        .join(", ")
+    : input;
   line = line.replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

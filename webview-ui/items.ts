@@ -1,5 +1,6 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
+import { argsOrEmpty } from "../src/protocol/args";
 import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { chipsOf, inputSummary, sourcesOf } from "./chips";
@@ -194,12 +195,8 @@ const STATE_LABELS: Record<string, string> = {
 /** The memory a `remember` call would keep, in full; undefined for another call. */
 function memoryOf(item: Item): string | undefined {
   if (item.name !== "remember") return undefined;
-  try {
-    const text: unknown = (JSON.parse(item.input) as { text?: unknown }).text;
-    return typeof text === "string" ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = argsOrEmpty(item.input).text;
+  return typeof text === "string" ? text : undefined;
 }
 
 /** What the person is asked about a call: a memory is shown whole, since it joins later instructions. */

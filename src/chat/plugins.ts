@@ -14,6 +14,7 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../agent/types";
+import { argsOf } from "../protocol/args";
 import { AddressError, checkPublic } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
 import { distinctNames, parametersOf, resultText, toolNames } from "./plugins-result";
@@ -126,14 +127,7 @@ export class McpPlugin {
 
   /** Calls the plugin's tool TOOL (its own name) on ARGS (a JSON object's text); answers the text. */
   async call(tool: string, args: string, signal?: AbortSignal): Promise<string> {
-    let input: Record<string, unknown>;
-    try {
-      const parsed: unknown = args.trim() === "" ? {} : JSON.parse(args);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
-      input = parsed as Record<string, unknown>;
-    } catch {
-      throw new Error("the arguments are not a JSON object");
-    }
+    const input = argsOf(args);
     let link: Link;
     try {
       link = await this.connected();

@@ -5,6 +5,7 @@
  */
 import { limitNote, type Limits } from "../agent/limit-note";
 import type { Call, Limit, Piece } from "../agent/types";
+import { argText } from "../protocol/args";
 import { chips, item } from "./make";
 import { sourceSchema, type Chip, type Item, type Kind, type Source, type State, type Usage } from "./rows";
 import type { Store } from "./store";
@@ -78,12 +79,7 @@ const FILE_TOOLS: ReadonlySet<string> = new Set(["create_file", "propose_edit"])
 export function fileOf(name: string, input: string, output: string): string {
   const named = outputFacts(output).file;
   if (named || !FILE_TOOLS.has(name)) return named;
-  try {
-    const path: unknown = (JSON.parse(input) as { path?: unknown }).path;
-    return typeof path === "string" ? path.trim() : "";
-  } catch {
-    return "";
-  }
+  return argText(input, "path");
 }
 
 /** The sources a call item's output names (see `outputFacts`). */

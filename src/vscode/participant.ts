@@ -3,6 +3,7 @@ import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
 import type { CommandRuleBook } from "../chat/workspace/command-rules";
+import { argText } from "../protocol/args";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
@@ -133,12 +134,8 @@ function pointedAt(call: Call, output: string): vscode.Uri[] {
   const out: vscode.Uri[] = [];
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root && (call.name === "read_file" || call.name === "open_file")) {
-    try {
-      const path: unknown = (JSON.parse(call.arguments) as { path?: unknown }).path;
-      if (typeof path === "string" && path) out.push(vscode.Uri.joinPath(root, path));
-    } catch {
-      // Arguments that are not JSON name no file.
-    }
+    const path = argText(call.arguments, "path");
+    if (path) out.push(vscode.Uri.joinPath(root, path));
   }
   for (const source of core().outputFacts(output).sources) {
     if (/^https?:\/\//i.test(source.url)) out.push(vscode.Uri.parse(source.url));
