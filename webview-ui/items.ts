@@ -1,9 +1,10 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
 import { argsOrEmpty } from "../src/protocol/args";
+import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
-import { chipsOf, inputSummary, sourcesOf } from "./chips";
+import { inputSummary } from "./chips";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import { withInstructions } from "./instructions";
@@ -270,7 +271,8 @@ class CallView implements ItemView {
         button("close", "Decline", decide(false, false), { showLabel: true }),
       ]);
     }
-    const chips = chipsOf(sourcesOf(item.output));
+    // The host's rule: only the public pages a tool declared as its sources.
+    const chips = chipsOfOutput(item.output);
     this.sources.replaceChildren(
       ...chips.map((chip) => {
         const element = button(

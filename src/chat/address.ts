@@ -6,9 +6,9 @@
 
 import { lookup as dnsLookup } from "node:dns";
 import { isIP } from "node:net";
-import { isPrivate, kindOf } from "./address-kind";
+import { isPrivate, kindOf } from "../protocol/address-kind";
 
-export { isPrivate, kindOf, parseIPv4 } from "./address-kind";
+export { isPrivate, kindOf, parseIPv4 } from "../protocol/address-kind";
 
 /** The setting that lets plugins reach private addresses (named in every refusal). */
 export const PRIVATE_SETTING = "tandem.plugins.allowPrivateAddresses";

@@ -137,8 +137,11 @@ function pointedAt(call: Call, output: string): vscode.Uri[] {
     const path = argText(call.arguments, "path");
     if (path) out.push(vscode.Uri.joinPath(root, path));
   }
-  for (const source of core().outputFacts(output).sources) {
-    if (/^https?:\/\//i.test(source.url)) out.push(vscode.Uri.parse(source.url));
+  // The rule of the panel's source chips (from the core's bundle: it reads addresses with ipaddr.js).
+  const { publicPage, sourcesIn } = core();
+  for (const source of sourcesIn(output)) {
+    const page = publicPage(source.url);
+    if (page) out.push(vscode.Uri.parse(page.href));
   }
   return out;
 }

@@ -16,10 +16,8 @@ const sameRows: [
   Same<Chat.Memory, Protocol.Memory>,
   Same<Chat.Context, Protocol.Context>,
   Same<Chat.Choice, Protocol.Choice>,
-  Same<Chat.Chip, Protocol.Chip>,
-  Same<Chat.Source, Protocol.Source>,
   Same<Chat.Table, Protocol.TableName>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true];
 
 describe("panel messages on the host", () => {
   it("keeps the protocol's rows the same shapes as the stored rows", () => {
