@@ -114,6 +114,8 @@ async function list(session: Session, report: Report): Promise<string | undefine
   let entries: Record<string, unknown>[];
   try {
     const page = await api.models.list({ maxRetries: 0, timeout: session.timeoutMs, signal: session.signal });
+    // Necessary cast: the fields servers add to a model (context_length…) are not in the SDK's
+    // Model interface; each is read as unknown and checked.
     entries = page.data as unknown as Record<string, unknown>[];
   } catch (error) {
     const failure = failed(error, session);
