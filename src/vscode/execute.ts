@@ -61,14 +61,17 @@ export class ExecuteApi implements vscode.Disposable {
     return key;
   }
 
-  /** Starts the server (once); resolves with its URL. */
+  /**
+   * Starts the server (once); resolves with its URL. Its models are read at each request, as
+   * `execute` reads them; only its port is read here (a changed port takes a new start).
+   */
   async start(): Promise<string> {
     if (this.server) return this.server.url;
     const { serveExecute: serve } = core();
     this.server = await serve({
       key: await this.key(),
       port: settings().execute.port,
-      config: await this.config(),
+      config: () => this.config(),
       log: (line) => console.warn(`Tandem: ${line}`),
     });
     return this.server.url;
