@@ -5,6 +5,7 @@ import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
+import { shown } from "./failures";
 
 const KEY = "tandem.execute.key";
 
@@ -114,6 +115,7 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
       vscode.window.setStatusBarMessage(vscode.l10n.t("Copied the execute server's URL and key"), 3000);
     }),
   );
-  if (settings().execute.autoStart) void api.start().catch(() => undefined);
+  // A server that cannot start (its port taken) is said: the person turned it on.
+  if (settings().execute.autoStart) shown("Starting the execute server", api.start());
   return api;
 }

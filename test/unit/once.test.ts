@@ -13,9 +13,11 @@ function files(dir: string): string[] {
   });
 }
 
-/** The files of src/ and webview-ui/ whose text matches `pattern`, relative to the root. */
-function holding(pattern: RegExp): string[] {
-  return [...files(join(root, "src")), ...files(join(root, "webview-ui"))]
+/** The files under `places` (folders or files; src/ and webview-ui/ by default) whose text matches `pattern`. */
+function holding(pattern: RegExp, ...places: string[]): string[] {
+  const where = places.length ? places : ["src", "webview-ui"];
+  return where
+    .flatMap((where) => (where.endsWith(".ts") ? [join(root, where)] : files(join(root, where))))
     .filter((f) => pattern.test(readFileSync(f, "utf8")))
     .map((f) => relative(root, f))
     .sort();
@@ -33,5 +35,19 @@ describe("rules written once", () => {
   it("source chips are made by src/protocol/sources.ts only", () => {
     // A chip's site: the host name in lower case without "www.".
     assert.deepEqual(holding(/hostname[^\n;]*replace\(\/\^www\\\./), ["src/protocol/sources.ts"]);
+  });
+
+  it("the panel and the execute server drop no failure: a promise not waited for goes through shown() or logged()", () => {
+    const dropped = holding(
+      /\.catch\(\(\) => undefined\)|, \(\) => undefined\)/,
+      "src/vscode/panel.ts",
+      "src/vscode/execute.ts",
+    );
+    const unwaited = holding(
+      /\bvoid (view\.webview\.postMessage|vscode\.commands\.executeCommand|vscode\.env\.openExternal|api\.start|openInWorkspace|codeAction)\(/,
+      "src/vscode/panel.ts",
+      "src/vscode/execute.ts",
+    );
+    assert.deepEqual({ dropped, unwaited }, { dropped: [], unwaited: [] });
   });
 });
