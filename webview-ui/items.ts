@@ -4,7 +4,7 @@ import { argsOrEmpty } from "../src/protocol/args";
 import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
-import { inputSummary } from "./chips";
+import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import { withInstructions } from "./instructions";

@@ -7,7 +7,7 @@ import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { repositoryAssistants, workspaceRoot } from "./conversations";
-import { panelHtml } from "./html";
+import { panelHtml } from "./panel-page";
 import type { Models } from "./models";
 import { core } from "./core";
 import { logged, shown } from "./failures";

@@ -3,7 +3,7 @@ import { keyed, stream } from "../../src/markdown";
 import { corpus, random } from "../fixtures/markdown-corpus";
 import { BlockText } from "../../webview-ui/blocks";
 import { steps } from "../../webview-ui/plan";
-import { inputSummary } from "../../webview-ui/chips";
+import { inputSummary } from "../../webview-ui/call-summary";
 
 // These parts of the panel are plain code: they run here without a browser.
 describe("the panel's replica of an answer's blocks", () => {

@@ -13,7 +13,7 @@ import type { Tool } from "../../agent/types";
 import type { Source } from "../../protocol/rows";
 import { checkPublic, type AddressOptions, type Checked } from "../address";
 import { pinnedRequest, proxyNote, type Connect } from "../pinned";
-import { htmlText } from "./html";
+import { htmlText } from "./html-text";
 import { charsetOf, kindOf } from "./content";
 import { size } from "./words";
 
