@@ -20,6 +20,7 @@ export {
   type Report,
   type ToolMode,
 } from "./probe-report";
+import { reason } from "./perform";
 
 /** The endpoint and model to probe; unset fields come from AI_URL, AI_API_KEY and AI_MODEL, as for `endpoint`. */
 export type ProbeTarget = Pick<EndpointOptions, "baseURL" | "apiKey" | "model" | "headers">;
@@ -130,7 +131,7 @@ async function list(session: Session, report: Report): Promise<string | undefine
       status !== undefined && status !== 401 && status !== 403
         ? {
             ok: true,
-            note: `It answers, but does not list its models (${(error as Error).message}).`,
+            note: `It answers, but does not list its models (${reason(error)}).`,
             models: [],
           }
         : { ok: false, note: failure.note, models: [] };
@@ -241,7 +242,7 @@ async function tools(session: Session, report: Report): Promise<string | undefin
     seen = await streamed(session, request);
   } catch (error) {
     if (!session.signal?.aborted && (refusesTools(error) || refusal(error, report))) {
-      const refused = `It refuses the tools field (${(error as Error).message})`;
+      const refused = `It refuses the tools field (${reason(error)})`;
       return described(session, request, report, "refused", refused);
     }
     const failure = failed(error, session);

@@ -325,7 +325,8 @@ export class McpPlugin {
       return `plugin ${this.name}: ${what} during ${tool}${said ? ` (it said: ${lastLines(said)})` : ""}; it restarts on the next call`;
     }
     if (error instanceof McpError) return `plugin ${this.name}: ${tool} failed: ${error.message}`;
-    if ((error as Error).name === "AbortError") return `plugin ${this.name}: ${tool} was stopped`;
+    if (error instanceof Error && error.name === "AbortError")
+      return `plugin ${this.name}: ${tool} was stopped`;
     // The network failed under us: the next call opens a new connection.
     link.alive = false;
     return `plugin ${this.name}: could not reach ${this.where} during ${tool}: ${reasonOf(error)}; it reconnects on the next call`;

@@ -374,7 +374,7 @@ export class Store {
       this.offset = since.size;
       for (const text of problems) this.report(text);
     } catch (e) {
-      this.report(`Tandem could not follow the conversations of another window: ${(e as Error).message}`);
+      this.report(`Tandem could not follow the conversations of another window: ${message(e)}`);
     }
   }
 

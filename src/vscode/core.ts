@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { why } from "./failures";
 
 /** What dist/core.js holds. */
 export type Core = typeof import("./core-entry");
@@ -17,9 +18,7 @@ export function core(): Core {
     try {
       loaded = createRequire(__filename)(file) as Core;
     } catch (e) {
-      throw new Error(
-        `Tandem's core could not be loaded from ${file} (${(e as Error).message}). Reinstall the extension.`,
-      );
+      throw new Error(`Tandem's core could not be loaded from ${file} (${why(e)}). Reinstall the extension.`);
     }
   }
   return loaded;

@@ -5,7 +5,7 @@ import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
-import { shown } from "./failures";
+import { shown, why } from "./failures";
 
 const KEY = "tandem.execute.key";
 
@@ -103,9 +103,7 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
         if (pick === copy) await vscode.commands.executeCommand("tandem.copyExecuteServer");
         return url;
       } catch (e) {
-        vscode.window.showErrorMessage(
-          vscode.l10n.t("The execute server did not start: {0}", (e as Error).message),
-        );
+        vscode.window.showErrorMessage(vscode.l10n.t("The execute server did not start: {0}", why(e)));
         return undefined;
       }
     }),

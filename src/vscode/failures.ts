@@ -4,7 +4,8 @@
  */
 import vscode = require("vscode");
 
-function why(error: unknown): string {
+/** The words of what was thrown. */
+export function why(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
