@@ -9,6 +9,7 @@ import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
+import { why } from "./failures";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -65,9 +66,14 @@ async function compactChat(
   a.history = historyOf(chat);
   const abort = new AbortController();
   token.onCancellationRequested(() => abort.abort());
-  const made = await core()
-    .compact(a, abort.signal)
-    .catch(() => undefined);
+  let made;
+  try {
+    made = await core().compact(a, abort.signal);
+  } catch (error) {
+    // A failure is said as one (it read as "nothing to condense" before); a stop says nothing.
+    if (abort.signal.aborted) return {};
+    return { errorDetails: { message: vscode.l10n.t("Condensing failed: {0}", why(error)) } };
+  }
   if (!made) {
     stream.markdown(vscode.l10n.t("There is nothing to condense yet."));
     return {};
