@@ -1,8 +1,10 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
 import type { Item } from "../src/protocol/rows";
+import { argsOrEmpty } from "../src/protocol/args";
+import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
-import { chipsOf, inputSummary, sourcesOf } from "./chips";
+import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import { withInstructions } from "./instructions";
@@ -200,12 +202,8 @@ const STATE_LABELS: Record<string, string> = {
 /** The memory a `remember` call would keep, in full; undefined for another call. */
 function memoryOf(item: Item): string | undefined {
   if (item.name !== "remember") return undefined;
-  try {
-    const text: unknown = (JSON.parse(item.input) as { text?: unknown }).text;
-    return typeof text === "string" ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = argsOrEmpty(item.input).text;
+  return typeof text === "string" ? text : undefined;
 }
 
 /** What the person is asked about a call: a memory is shown whole, since it joins later instructions. */
@@ -280,7 +278,8 @@ class CallView implements ItemView {
         button("close", t("Decline"), decide(false, false), { showLabel: true }),
       ]);
     }
-    const chips = chipsOf(sourcesOf(item.output));
+    // The host's rule: only the public pages a tool declared as its sources.
+    const chips = chipsOfOutput(item.output);
     this.sources.replaceChildren(
       ...chips.map((chip) => {
         const element = button(

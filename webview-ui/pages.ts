@@ -1,7 +1,7 @@
 /** The pages beside the chat: Assistants, Skills, Plugins and Memory. */
 import type { Assistant, Memory, Plugin, Skill } from "../src/protocol/rows";
 import { button, h } from "./dom";
-import { RowEditor } from "./editor";
+import { RowEditor } from "./row-editor";
 import type { Panel } from "./items";
 import { byKey } from "./state";
 import { t } from "../src/protocol/l10n";

@@ -4,6 +4,7 @@
  * changed: these functions make the view the model is sent (see condense-turn.ts).
  */
 import type { Call, FunctionTool, Message } from "./types";
+import { argsOrEmpty } from "../protocol/args";
 
 /** The window assumed when neither the endpoint, its model list nor the settings say. */
 export const FALLBACK_WINDOW = 8192;
@@ -76,17 +77,11 @@ function size(chars: number): string {
 /** What a call was about, in a few words: the path, url or query it names, else its arguments cut short. */
 export function subject(call: Call | undefined): string {
   if (!call) return "";
-  try {
-    const args: unknown = JSON.parse(call.arguments || "{}");
-    if (args && typeof args === "object" && !Array.isArray(args)) {
-      const record = args as Record<string, unknown>;
-      for (const key of ["path", "file", "url", "uri", "query", "pattern", "command", "name"]) {
-        const value = record[key];
-        if (typeof value === "string" && value) return value.length > 80 ? `${value.slice(0, 77)}…` : value;
-      }
-    }
-  } catch {
-    // Arguments that are not JSON are shown as they are, cut short.
+  // Arguments that cannot be read are shown as they are, cut short.
+  const record = argsOrEmpty(call.arguments);
+  for (const key of ["path", "file", "url", "uri", "query", "pattern", "command", "name"]) {
+    const value = record[key];
+    if (typeof value === "string" && value) return value.length > 80 ? `${value.slice(0, 77)}…` : value;
   }
   const text = call.arguments.replace(/\s+/g, " ").trim();
   return text === "{}" ? "" : text.length > 80 ? `${text.slice(0, 77)}…` : text;

@@ -36,6 +36,7 @@ class Pixels {
 class Path {}
 
 // Only when absent: an editor that has real ones (a browser-like host) keeps them.
+// Necessary cast: the names set here are not in Node's globalThis type; they are only set when absent.
 const host = globalThis as unknown as Record<string, unknown>;
 host.DOMMatrix ??= Matrix;
 host.ImageData ??= Pixels;

@@ -21,6 +21,7 @@ export {
   type ToolMode,
 } from "./probe-report";
 import { t } from "../protocol/l10n";
+import { reason } from "./perform";
 
 /** The endpoint and model to probe; unset fields come from AI_URL, AI_API_KEY and AI_MODEL, as for `endpoint`. */
 export type ProbeTarget = Pick<EndpointOptions, "baseURL" | "apiKey" | "model" | "headers">;
@@ -116,6 +117,8 @@ async function list(session: Session, report: Report): Promise<string | undefine
   let entries: Record<string, unknown>[];
   try {
     const page = await api.models.list({ maxRetries: 0, timeout: session.timeoutMs, signal: session.signal });
+    // Necessary cast: the fields servers add to a model (context_length…) are not in the SDK's
+    // Model interface; each is read as unknown and checked.
     entries = page.data as unknown as Record<string, unknown>[];
   } catch (error) {
     const failure = failed(error, session);
@@ -130,7 +133,7 @@ async function list(session: Session, report: Report): Promise<string | undefine
       status !== undefined && status !== 401 && status !== 403
         ? {
             ok: true,
-            note: t("It answers, but does not list its models ({0}).", (error as Error).message),
+            note: t("It answers, but does not list its models ({0}).", reason(error)),
             models: [],
           }
         : { ok: false, note: failure.note, models: [] };
@@ -265,7 +268,7 @@ async function tools(session: Session, report: Report): Promise<string | undefin
     seen = await streamed(session, request);
   } catch (error) {
     if (!session.signal?.aborted && (refusesTools(error) || refusal(error, report))) {
-      const refused = t("It refuses the tools field ({0})", (error as Error).message);
+      const refused = t("It refuses the tools field ({0})", reason(error));
       return described(session, request, report, "refused", refused);
     }
     const failure = failed(error, session);

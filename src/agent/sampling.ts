@@ -28,6 +28,23 @@ export function takesTopK(baseURL: string): boolean {
 const REFUSED_BY_REASONING = ["temperature", "top_p", "stop", "frequency_penalty", "presence_penalty"];
 
 /**
+ * The sampling fields of a request as endpoints read them: the SDK's names, plus `top_k` (vLLM,
+ * llama.cpp, Ollama, OpenRouter) and OpenRouter's `reasoning`, which the SDK's types do not know.
+ */
+export interface Sampling {
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string[];
+  top_p?: number;
+  top_k?: number;
+  frequency_penalty?: number;
+  presence_penalty?: number;
+  reasoning_effort?: NonNullable<Parameters["reasoningEffort"]>;
+  reasoning?: { effort: NonNullable<Parameters["reasoningEffort"]> };
+}
+
+/**
  * The request fields of `p` for `model` at `baseURL`, leaving out what the family or the endpoint
  * refuses (`learned.refused`) and naming the token cap as the model takes it.
  */
@@ -37,17 +54,16 @@ export function sampling(
   baseURL: string,
   learned: Learned = {},
   openrouter = false,
-): Record<string, unknown> {
+): Sampling {
   const reasoning = openaiReasoning(model);
   const refused = new Set([...(learned.refused ?? []), ...(reasoning ? REFUSED_BY_REASONING : [])]);
   if (!takesTopK(baseURL)) refused.add("top_k");
-  const fields: Record<string, unknown> = {};
-  const put = (name: string, value: unknown): void => {
+  const fields: Sampling = {};
+  const put = <K extends keyof Sampling>(name: K, value: Sampling[K] | undefined): void => {
     if (value !== undefined && !refused.has(name)) fields[name] = value;
   };
   put("temperature", p.temperature);
-  const limit = reasoning ? "max_completion_tokens" : (learned.limit ?? "max_tokens");
-  put(limit, p.maxTokens);
+  put(reasoning ? "max_completion_tokens" : (learned.limit ?? "max_tokens"), p.maxTokens);
   if (p.stop?.length) put("stop", p.stop);
   put("top_p", p.topP);
   put("top_k", p.topK);

@@ -1,5 +1,6 @@
 /** Tool calling for models that cannot do it natively: the tools in the instructions, calls read from the text. */
 import type { Call, FunctionTool, Message } from "./types";
+import { readArgs } from "../protocol/args";
 
 /** The instructions that describe `tools` to a model that calls them by writing. */
 export function described(tools: FunctionTool[]): string {
@@ -69,10 +70,8 @@ export function asText(messages: Message[]): Message[] {
   return out;
 }
 
+/** The arguments as the record they hold, else as the text the model wrote. */
 function argsOf(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const read = readArgs(text);
+  return read.ok ? read.args : text;
 }

@@ -1,5 +1,6 @@
 /** Typed tools: a zod schema gives the JSON Schema the model reads and checks the arguments it writes. */
 import { z } from "zod";
+import { argsOf } from "../protocol/args";
 import type { Tool } from "./types";
 
 /** Options of a tool: whether it only reads (runs without approval) and how long a call may take. */
@@ -17,15 +18,7 @@ export function schema(type: z.ZodType): Record<string, unknown> {
 
 /** Reads a call's arguments as the record `type`, or throws the reason a model can act on. */
 export function parse<T>(type: z.ZodType<T>, args: string): T {
-  let value: unknown;
-  const text = args.trim();
-  try {
-    // Some models send "" for a tool that takes no arguments.
-    value = text === "" ? {} : JSON.parse(text);
-  } catch (error) {
-    throw new Error(`The arguments are not valid JSON (${(error as Error).message}): ${clip(args)}`);
-  }
-  const checked = type.safeParse(value);
+  const checked = type.safeParse(argsOf(args));
   if (!checked.success) throw new Error(`The arguments do not match the schema:\n${issues(checked.error)}`);
   return checked.data;
 }
@@ -59,8 +52,4 @@ export function tool<I, O>(
       return typeof out === "string" ? out : (JSON.stringify(out) ?? "null");
     },
   };
-}
-
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

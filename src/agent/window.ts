@@ -26,11 +26,11 @@ export function entryOf(api: OpenAI, model: string): Promise<Record<string, unkn
   const key = `${api.baseURL} ${model}`;
   let entry = entries.get(key);
   if (!entry) {
-    entry = api.models
-      .list({ maxRetries: 0, timeout: 10_000 })
-      .then(
-        (page) => page.data.find((m) => m.id === model) as unknown as Record<string, unknown> | undefined,
-      );
+    entry = api.models.list({ maxRetries: 0, timeout: 10_000 }).then(
+      // Necessary cast: servers add fields the SDK's Model type does not name (context_length,
+      // max_model_len…), and an interface is not a record; every field is then checked as unknown.
+      (page) => page.data.find((m) => m.id === model) as unknown as Record<string, unknown> | undefined,
+    );
     entries.set(key, entry);
     // A failed listing is asked again next time, as `windowOf` decides.
     entry.catch(() => entries.delete(key));

@@ -1,11 +1,27 @@
 /** A turn's request as the Chat Completions API reads it. */
-import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import type { Learned } from "./facts";
-import { sampling } from "./sampling";
+import { sampling, type Sampling } from "./sampling";
 import { asText, described } from "./textcalls";
 import type { Message, Request } from "./types";
 
-type Wire = Record<string, unknown>;
+/**
+ * An assistant turn with the reasoning it carries back, in the field its endpoint streamed it in
+ * (DeepSeek's `reasoning_content`, vLLM's `reasoning`, OpenRouter's `reasoning_details`): fields
+ * the SDK's types do not know, sent as they are.
+ */
+type AssistantParam = ChatCompletionAssistantMessageParam & {
+  reasoning_details?: unknown[];
+  reasoning_content?: string;
+  reasoning?: string;
+};
+
+/** A streaming Chat Completions request, with the sampling fields some endpoints add. */
+export type WireRequest = ChatCompletionCreateParamsStreaming & Sampling;
 
 /** How one endpoint reads a request: tools in the text or native, who it is, and what was learned of the model. */
 export interface Dialect {
@@ -18,25 +34,24 @@ export interface Dialect {
 }
 
 /** The streaming request body of `request` for `model` at an endpoint that reads it as `dialect` says. */
-export function body(request: Request, model: string, dialect: Dialect): ChatCompletionCreateParamsStreaming {
+export function body(request: Request, model: string, dialect: Dialect): WireRequest {
   const { textTools, learned = {} } = dialect;
   const offered = request.tools.length > 0;
   const instructions = [request.instructions];
   if (textTools && offered && !request.answer) instructions.push(described(request.tools));
   const system = instructions.filter(Boolean).join("\n\n");
-  const messages: Wire[] = system ? [{ role: "system", content: system }] : [];
+  const messages: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
   const kept = withReasoning(request.messages);
   for (const m of textTools ? asText(kept) : kept) messages.push(wire(m, learned.reasoning));
-  const out: Wire = { model, messages, stream: true, stream_options: { include_usage: true } };
-  if (offered && !textTools) {
-    out.tools = request.tools;
-    if (request.answer) out.tool_choice = "none";
-  }
-  Object.assign(
-    out,
-    sampling(request.parameters ?? {}, model, dialect.baseURL, learned, dialect.openrouter ?? false),
-  );
-  return out as unknown as ChatCompletionCreateParamsStreaming;
+  return {
+    model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(offered && !textTools ? { tools: request.tools } : {}),
+    ...(offered && !textTools && request.answer ? { tool_choice: "none" as const } : {}),
+    ...sampling(request.parameters ?? {}, model, dialect.baseURL, learned, dialect.openrouter ?? false),
+  };
 }
 
 /**
@@ -53,23 +68,23 @@ function withReasoning(messages: Message[]): Message[] {
   });
 }
 
-function wire(m: Message, field: Learned["reasoning"]): Wire {
+function wire(m: Message, field: Learned["reasoning"]): ChatCompletionMessageParam {
   if (m.role === "user") {
     if (!m.images?.length) return { role: "user", content: m.text };
     return {
       role: "user",
       content: [
         { type: "text", text: m.text },
-        ...m.images.map((url) => ({ type: "image_url", image_url: { url } })),
+        ...m.images.map((url) => ({ type: "image_url" as const, image_url: { url } })),
       ],
     };
   }
   if (m.role === "tool") return { role: "tool", tool_call_id: m.call, content: m.text };
-  const out: Wire = { role: "assistant", content: m.text || (m.calls?.length ? null : "") };
+  const out: AssistantParam = { role: "assistant", content: m.text || (m.calls?.length ? null : "") };
   if (m.calls?.length) {
     out.tool_calls = m.calls.map((c) => ({
       id: c.id,
-      type: "function",
+      type: "function" as const,
       function: { name: c.name, arguments: c.arguments || "{}" },
     }));
   }

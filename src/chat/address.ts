@@ -6,9 +6,10 @@
 
 import { lookup as dnsLookup } from "node:dns";
 import { isIP } from "node:net";
-import { isPrivate, kindOf } from "./address-kind";
+import { isPrivate, kindOf } from "../protocol/address-kind";
+import { reason } from "../agent/perform";
 
-export { isPrivate, kindOf, parseIPv4 } from "./address-kind";
+export { isPrivate, kindOf, parseIPv4 } from "../protocol/address-kind";
 
 /** The setting that lets plugins reach private addresses (named in every refusal). */
 export const PRIVATE_SETTING = "tandem.plugins.allowPrivateAddresses";
@@ -122,7 +123,7 @@ export async function checkPublic(address: string | URL, options: AddressOptions
     resolved = await (options.lookup ?? systemLookup)(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new AddressError(`could not resolve ${host}: ${code ?? (error as Error).message}`);
+    throw new AddressError(`could not resolve ${host}: ${code ?? reason(error)}`);
   }
   if (resolved.length === 0) throw new AddressError(`could not resolve ${host}: no address`);
   for (const { address } of resolved) {

@@ -6,17 +6,7 @@ export * from "./approval";
 export { Runner, serve } from "./runner";
 export type { Host, Limits } from "./runner-host";
 export { recover, interruptedItem, type Recovered } from "./runner-recover";
-export {
-  Answer,
-  answerKey,
-  parentOf,
-  outputFacts,
-  sourcesOf,
-  chipsOf,
-  CUT_SHORT,
-  INTERRUPTED,
-  CALL_INTERRUPTED,
-} from "./runner-items";
+export { Answer, answerKey, parentOf, CUT_SHORT, INTERRUPTED, CALL_INTERRUPTED } from "./runner-items";
 export { exchanges, messagesOf, historyBefore, nextWork, type Exchange, type Work } from "./runner-history";
 export { assistantOf, instructionsOf, DEFAULT_INSTRUCTIONS } from "./runner-answer";
 export * from "./tools";

@@ -4,20 +4,16 @@
  */
 import type { InstructionFile, Instructions } from "./instructions";
 import type { InstructionNote, Item } from "./rows";
+import { argText } from "../protocol/args";
 
 /** The paths in play in `items`: the files attached to messages and the `path` of every tool call. */
 export function inPlayOf(items: readonly Item[]): string[] {
   const out = new Set<string>();
   for (const item of items) {
     if (item.kind === "user") for (const file of item.files) out.add(file.path);
-    if (item.kind !== "call" || !item.input.trim().startsWith("{")) continue;
-    try {
-      const input: unknown = JSON.parse(item.input);
-      const path = input && typeof input === "object" ? (input as { path?: unknown }).path : undefined;
-      if (typeof path === "string" && path.trim()) out.add(path.trim());
-    } catch {
-      // Arguments that are not JSON name no file.
-    }
+    if (item.kind !== "call") continue;
+    const path = argText(item.input, "path");
+    if (path) out.add(path);
   }
   return [...out];
 }

@@ -6,6 +6,7 @@
  * plugins, VS Code's tools) asks through `approveWith`.
  */
 import type { Tool } from "../agent/types";
+import { argsOrEmpty } from "../protocol/args";
 import {
   coverable,
   JUDGED,
@@ -53,18 +54,6 @@ const TARGETS: Record<string, string> = { create_file: "path", propose_edit: "pa
 /** Characters of a question a one-line notification shows whole. */
 const SHORT = 200;
 
-/** The input as a record ({} when it is not a JSON object). */
-function recordOf(input: string): Record<string, unknown> {
-  try {
-    const value: unknown = input.trim() ? JSON.parse(input) : {};
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
 /** The host names of the http(s) addresses written in `texts` (not in what they quote: see quoted.ts). */
 export function hostsNamed(texts: readonly string[]): Set<string> {
   const out = new Set<string>();
@@ -98,7 +87,7 @@ export async function judge(
   rules: Rules,
 ): Promise<Judgement> {
   const { text: summary, hidden } = described(tool.name, input);
-  const args = recordOf(input);
+  const args = argsOrEmpty(input);
   const byName = verdict(tool, rules);
   if (byName === "refused") return { verdict: "refused", reasons: [], summary, hidden };
   const reasons: string[] = [];

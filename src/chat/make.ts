@@ -8,7 +8,6 @@ import { isIP } from "node:net";
 import {
   checked,
   type Assistant,
-  type Chip,
   type Choice,
   type Conversation,
   type Item,
@@ -17,7 +16,6 @@ import {
   type MemorySource,
   type Plugin,
   type Skill,
-  type Source,
 } from "./rows";
 
 // Base 36 in ASCII order, so a key's text sorts as its number does.
@@ -237,28 +235,4 @@ export function inUse(models: Choice[], agents: Assistant[], agent: string, fall
 /** The groups of `models`, in the order they first come. */
 export function groups(models: Choice[]): string[] {
   return [...new Set(models.map((m) => m.group))];
-}
-
-/**
- * The chips of `sources`: one for each site (its first page), six at most. A source whose address
- * is not an http(s) page is left out.
- */
-export function chips(sources: Source[]): Chip[] {
-  const out: Chip[] = [];
-  const seen = new Set<string>();
-  for (const s of sources) {
-    if (out.length === 6) break;
-    let url: URL;
-    try {
-      url = new URL(s.url);
-    } catch {
-      continue;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    const site = url.hostname.toLowerCase().replace(/^www\./, "");
-    if (!site || seen.has(site)) continue;
-    seen.add(site);
-    out.push({ letter: site[0].toUpperCase(), site, title: s.title.trim() || site, url: url.href });
-  }
-  return out;
 }

@@ -58,6 +58,8 @@ function socketTo(checked: Checked, options: PinnedOptions): Duplex {
     raw = net.connect({
       host,
       port,
+      // Necessary cast: net.LookupFunction is dns.lookup's overloaded type, which one function's
+      // signature cannot be declared as.
       lookup: lookup as unknown as net.LookupFunction,
       autoSelectFamily: true,
     });

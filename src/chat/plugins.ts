@@ -15,6 +15,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { scrub } from "../agent/scrub";
 import type { Tool } from "../agent/types";
+import { argsOf } from "../protocol/args";
 import { AddressError, checkPublic } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
 import { distinctNames, parametersOf, resultText, toolNames } from "./plugins-result";
@@ -127,14 +128,7 @@ export class McpPlugin {
 
   /** Calls the plugin's tool TOOL (its own name) on ARGS (a JSON object's text); answers the text. */
   async call(tool: string, args: string, signal?: AbortSignal): Promise<string> {
-    let input: Record<string, unknown>;
-    try {
-      const parsed: unknown = args.trim() === "" ? {} : JSON.parse(args);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
-      input = parsed as Record<string, unknown>;
-    } catch {
-      throw new Error("the arguments are not a JSON object");
-    }
+    const input = argsOf(args);
     let link: Link;
     try {
       link = await this.connected();
@@ -342,7 +336,8 @@ export class McpPlugin {
       return `plugin ${this.name}: ${what} during ${tool}${said ? ` (it said: ${lastLines(said)})` : ""}; it restarts on the next call`;
     }
     if (error instanceof McpError) return `plugin ${this.name}: ${tool} failed: ${error.message}`;
-    if ((error as Error).name === "AbortError") return `plugin ${this.name}: ${tool} was stopped`;
+    if (error instanceof Error && error.name === "AbortError")
+      return `plugin ${this.name}: ${tool} was stopped`;
     // The network failed under us: the next call opens a new connection.
     link.alive = false;
     return `plugin ${this.name}: could not reach ${this.where} during ${tool}: ${reasonOf(error)}; it reconnects on the next call`;

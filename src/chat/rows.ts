@@ -206,19 +206,6 @@ export const contextRow = z.strictObject({
 });
 export type Context = z.infer<typeof contextRow>;
 
-/** A page a tool read, shown as a chip under its step. */
-export const sourceSchema = z.strictObject({ title: z.string(), url: z.string() });
-export type Source = z.infer<typeof sourceSchema>;
-
-/** A source as its chip shows it: the first letter of its site, the site, the page's title. */
-export const chipSchema = z.strictObject({
-  letter: z.string(),
-  site: z.string(),
-  title: z.string(),
-  url: z.string(),
-});
-export type Chip = z.infer<typeof chipSchema>;
-
 /** The schema of each table, by the table's name. */
 export const TABLES = {
   assistants: assistantRow,

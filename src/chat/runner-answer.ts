@@ -287,14 +287,21 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     // What the person did with the agent's pending changes since its last turn is said with this message.
     const notes = (await host.notes?.().catch(() => [])) ?? [];
     const prompt = notes.length ? `${noteText(notes)}\n\n${work.user.text}` : work.user.text;
+    // Whether the run's error item was written.
+    let said = false;
     await run(a, prompt, {
       files,
       signal: halt.signal,
       each(piece) {
         if (piece.kind === "done" || piece.kind === "stopped" || piece.kind === "error") ended = piece.kind;
         written.piece(piece, a);
+        if (piece.kind === "error") said = true;
       },
-    }).catch(() => undefined);
+    }).catch((error: unknown) => {
+      // The run rejects once its error item is written; any other failure (the store refused a
+      // piece, and then the error that said so) is said by the catch below, never dropped.
+      if (!said) throw error;
+    });
   } catch (error) {
     // Something of the runner's own failed (a tool list, a skill folder): said, never a crash.
     written.error(t("The answer failed: {0}", reason(error)));

@@ -5,8 +5,9 @@
  */
 import { limitNote, type Limits } from "../agent/limit-note";
 import type { Call, Limit, Piece } from "../agent/types";
-import { chips, item } from "./make";
-import { sourceSchema, type Chip, type Item, type Kind, type Source, type State, type Usage } from "./rows";
+import { argText, isRecord } from "../protocol/args";
+import { item } from "./make";
+import type { Item, Kind, State, Usage } from "./rows";
 import type { Store } from "./store";
 
 /** What a call that a stop or a crash cut short gives the model as its result. */
@@ -41,31 +42,16 @@ export function nextIndex(items: readonly Item[], parent: string): number {
 /** A call's final states: it will not change again. */
 export const FINAL: ReadonlySet<State> = new Set<State>(["done", "failed", "declined", "interrupted"]);
 
-/**
- * What a tool's output says beside its text, by convention: a tool that read pages answers a JSON
- * object with `sources` (an array of `{title, url}`), and a tool that made a file names it in
- * `file`. Anything else is plain output.
- */
-export function outputFacts(output: string): { sources: Source[]; file: string } {
-  const facts = { sources: [] as Source[], file: "" };
+/** The file a tool's output says it made, by convention a JSON object's `file` ("" none). */
+function fileNamed(output: string): string {
   const text = output.trim();
-  if (!text.startsWith("{")) return facts;
-  let value: unknown;
+  if (!text.startsWith("{")) return "";
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) && typeof value.file === "string" ? value.file : "";
   } catch {
-    return facts;
+    return "";
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return facts;
-  const record = value as Record<string, unknown>;
-  if (typeof record.file === "string") facts.file = record.file;
-  if (Array.isArray(record.sources)) {
-    for (const s of record.sources) {
-      const read = sourceSchema.safeParse(s);
-      if (read.success) facts.sources.push(read.data);
-    }
-  }
-  return facts;
 }
 
 /** The tools that write the file their input's `path` names (relative to the workspace root). */
@@ -76,24 +62,9 @@ const FILE_TOOLS: ReadonlySet<string> = new Set(["create_file", "propose_edit"])
  * `path` a file tool was given ("" none). The host opens it only inside the workspace folders.
  */
 export function fileOf(name: string, input: string, output: string): string {
-  const named = outputFacts(output).file;
+  const named = fileNamed(output);
   if (named || !FILE_TOOLS.has(name)) return named;
-  try {
-    const path: unknown = (JSON.parse(input) as { path?: unknown }).path;
-    return typeof path === "string" ? path.trim() : "";
-  } catch {
-    return "";
-  }
-}
-
-/** The sources a call item's output names (see `outputFacts`). */
-export function sourcesOf(call: Item): Source[] {
-  return call.kind === "call" ? outputFacts(call.output).sources : [];
-}
-
-/** The chips a call item shows under its step: one a site, six at most. */
-export function chipsOf(call: Item): Chip[] {
-  return chips(sourcesOf(call));
+  return argText(input, "path");
 }
 
 /** The items of one answer, written as its pieces come. */

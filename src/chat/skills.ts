@@ -10,6 +10,7 @@ import { z } from "zod";
 import { tool } from "../agent/tool";
 import type { Tool } from "../agent/types";
 import type { Skill } from "./rows";
+import { reason as thrown } from "../agent/perform";
 
 /** The folders of the workspace skills are read from, in this order. */
 export const SKILL_FOLDERS = [".github/skills", ".claude/skills"];
@@ -201,7 +202,7 @@ export async function readSkills(workspace: string): Promise<SkillFiles> {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT") continue;
-        const reason = code ? `it cannot be read (${code})` : (error as Error).message;
+        const reason = code ? `it cannot be read (${code})` : thrown(error);
         skipped.push({ path: relative, reason });
       }
     }

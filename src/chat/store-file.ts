@@ -70,7 +70,8 @@ export function replay(
   }
 }
 
-function message(e: unknown): string {
+/** The words of an error `e`, as a problem says it. */
+export function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 

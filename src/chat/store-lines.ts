@@ -45,7 +45,7 @@ export function changeLine(table: Table, base: Row | undefined, row: Row): strin
   const append: Record<string, [number, string]> = {};
   let changed = false;
   let extent = 0;
-  const before = base as unknown as Fields;
+  const before: Fields = base;
   for (const [field, value] of Object.entries(row)) {
     const old = before[field];
     if (sameValue(old, value)) continue;
@@ -108,7 +108,7 @@ export function readLine(text: string, current: (table: Table, key: string) => R
   if (line.s !== undefined || line.a !== undefined) {
     const base = current(table, key);
     if (!base) throw new LineError(`it changes ${table} ${key}, which is not there`);
-    const next: Fields = { ...(base as unknown as Fields), ...asFields(line.s) };
+    const next: Fields = { ...base, ...asFields(line.s) };
     for (const [field, change] of Object.entries(asFields(line.a))) {
       const old = next[field];
       if (

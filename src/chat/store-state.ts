@@ -16,8 +16,8 @@ export interface Change<T extends Table = Table> {
 
 /** True when two rows of a table hold the same values (fields are plain values or small lists, such as a message's files). */
 export function sameRow(a: Row, b: Row): boolean {
-  const x = a as unknown as Record<string, unknown>;
-  const y = b as unknown as Record<string, unknown>;
+  const x: Record<string, unknown> = a;
+  const y: Record<string, unknown> = b;
   for (const field of Object.keys(x)) if (!sameValue(x[field], y[field])) return false;
   return Object.keys(x).length === Object.keys(y).length;
 }

@@ -40,7 +40,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { checked, type Conversation, type Item, type Rows, type Table } from "./rows";
 import { changeLine, deleteLine, putLine } from "./store-lines";
-import { Appender, readJournal, readSince, repair, replay, type Reading } from "./store-file";
+import { Appender, message, readJournal, readSince, repair, replay, type Reading } from "./store-file";
 import { ReadOnlyError, tryLock, type Lock } from "./store-lock";
 import { State, type Change } from "./store-state";
 import { Views, type Follow } from "./store-views";
@@ -85,6 +85,8 @@ export class Store {
   private baseline: number;
   private compaction: Promise<void> | null = null;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Whether the last periodic sync failed (said once until one succeeds). */
+  private syncFailing = false;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private following: Promise<void> | null = null;
   private offset: number;
@@ -297,15 +299,31 @@ export class Store {
     if (!this.syncTimer) {
       this.syncTimer = setTimeout(() => {
         this.syncTimer = null;
-        if (this.appender) this.appender.flush().catch(() => undefined);
+        this.appender?.flush().then(
+          () => (this.syncFailing = false),
+          (error: unknown) => this.syncFailed(error),
+        );
       }, this.options.syncMs);
       this.syncTimer.unref();
     }
     const { compactMinBytes } = this.options;
     const live = Math.max(this.state.bytes, this.baseline);
     if (!this.compaction && appender.bytes > compactMinBytes && appender.bytes > 2 * live) {
-      this.compact().catch(() => undefined);
+      this.compact().catch((error: unknown) =>
+        this.report(
+          `Tandem could not compact its conversations' journal (${message(error)}); it keeps appending to it.`,
+        ),
+      );
     }
+  }
+
+  /** Says a failed periodic sync once (until one succeeds): the changes may not survive a crash. */
+  private syncFailed(error: unknown): void {
+    if (this.syncFailing) return;
+    this.syncFailing = true;
+    this.report(
+      `Tandem could not make its latest conversation changes safe on disk (${message(error)}); it tries again with the next change.`,
+    );
   }
 
   /** Rewrites the journal as a snapshot of the live rows (atomically; see the top of this file). */
@@ -357,9 +375,7 @@ export class Store {
       this.offset = since.size;
       for (const text of problems) this.report(text);
     } catch (e) {
-      this.report(
-        t("Tandem could not follow the conversations of another window: {0}", (e as Error).message),
-      );
+      this.report(t("Tandem could not follow the conversations of another window: {0}", message(e)));
     }
   }
 

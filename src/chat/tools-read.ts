@@ -6,6 +6,7 @@
  */
 import { reader, type Document } from "../agent/attachments";
 import { READ_FILE, type Tool } from "../agent/types";
+import { argsOrEmpty } from "../protocol/args";
 
 /** The JSON Schema properties of a tool's parameters. */
 function propertiesOf(tool: Tool): Record<string, unknown> {
@@ -29,12 +30,8 @@ export function readFileWith(workspace: Tool, documents: Document[]): Tool {
       `only in part: give its "name" and the "offset" to start at (and "length") instead of a path.`,
     parameters: { type: "object", properties, additionalProperties: false },
     async run(args, signal) {
-      let given: { name?: unknown; path?: unknown } = {};
-      try {
-        given = (JSON.parse(args) as typeof given) ?? {};
-      } catch {
-        // Not JSON: the workspace tool says what is wrong.
-      }
+      // Arguments that cannot be read go to the workspace tool, which says what is wrong.
+      const given = argsOrEmpty(args);
       const named = typeof given.name === "string";
       const document = named && documents.some((d) => d.name === given.name);
       if (document || (named && given.path === undefined)) return attached.run(args, signal);

@@ -5,7 +5,13 @@
  * import: the editor fills `ViewHost` (file pickers, links, secrets).
  */
 import { ItemStreams } from "./view-blocks";
-import type { FileRef, HostMessage, OpenChat, PanelMessage } from "../protocol/messages";
+import {
+  rowChanged,
+  type FileRef,
+  type HostMessage,
+  type OpenChat,
+  type PanelMessage,
+} from "../protocol/messages";
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
@@ -299,23 +305,17 @@ export class PanelView {
   }
 
   private rowChanged(change: Change): void {
-    const message = {
-      type: "rows",
-      table: change.table,
-      put: change.row ? [change.row] : [],
-      delete: change.row ? [] : [change.key],
-    } as HostMessage;
-    this.host.send(message);
+    this.host.send(rowChanged(change.table, change.key, change.row));
   }
 
-  private itemChanged(change: Change): void {
-    const row = change.row as Item | null;
+  private itemChanged(change: Change<"items">): void {
+    const row = change.row;
     if (!row) {
       this.blocks.drop(change.key);
       this.host.send({ type: "rows", table: "items", put: [], delete: [change.key] });
       return;
     }
-    const before = change.before as Item | null;
+    const before = change.before;
     if (MARKDOWN.has(row.kind)) {
       // Only the row's other fields travel as a row (its words go as blocks); the panel must know the
       // item before its first patch, so a new row goes first, and a finished one after its last patch.

@@ -22,8 +22,11 @@ export interface ServeOptions {
   port?: number;
   /** The largest body accepted, in bytes. */
   limit?: number;
-  /** Where the models come from. */
-  config: ExecuteConfig;
+  /**
+   * Where the models come from: a fixed configuration, or a function read at each request (so a
+   * setting changed while the server runs is used by the next request, as `execute` reads it).
+   */
+  config: ExecuteConfig | (() => ExecuteConfig | Promise<ExecuteConfig>);
   /** Told of a failure inside the server; the client only reads that one happened. */
   log?: (line: string) => void;
 }
@@ -78,7 +81,8 @@ export async function serve(options: ServeOptions): Promise<ExecuteServer> {
       if (!res.writableFinished) controller.abort();
     });
     try {
-      const outcome = await execute(body.value, options.config, controller.signal);
+      const config = typeof options.config === "function" ? await options.config() : options.config;
+      const outcome = await execute(body.value, config, controller.signal);
       // Once closing, a connection ends with its answer so that the close need not wait for it.
       if (!res.destroyed) send(res, outcome.status, outcome.body, closing ? { connection: "close" } : {});
     } finally {

@@ -50,9 +50,18 @@ export interface Snapshot extends OpenChat {
 }
 
 /** Rows of one table that changed: put replaces or adds by id, delete removes by id. */
-export type RowsChanged = {
-  [T in TableName]: { type: "rows"; table: T; put: Tables[T][]; delete: string[] };
-}[TableName];
+export type RowsChanged<K extends TableName = TableName> = {
+  [T in K]: { type: "rows"; table: T; put: Tables[T][]; delete: string[] };
+}[K];
+
+/** The message that one row of `table` changed: `row` put, or (null) the row `key` deleted. */
+export function rowChanged<T extends TableName>(
+  table: T,
+  key: string,
+  row: Tables[T] | null,
+): RowsChanged<T> {
+  return { type: "rows", table, put: row ? [row] : [], delete: row ? [] : [key] };
+}
 
 /** The blocks of one item that changed since the last send; `patch.key` is the item's id. */
 export interface BlocksPatched {

@@ -91,9 +91,12 @@ async function selectModel(parts: CommandParts) {
   parts.onModelChosen(picked.id, picked.label);
   if (!picked.id.startsWith("vscode:")) {
     // Select it in VS Code's Chat view too, so @tandem and the Chat view use it.
+    // Best effort (a VS Code without the Chat view): a failure is logged, the choice is kept.
     await vscode.commands
       .executeCommand("workbench.action.chat.open", { modelSelector: { vendor: VENDOR, id: picked.id } })
-      .then(undefined, () => undefined);
+      .then(undefined, (error) =>
+        console.error("Tandem: selecting the model in the Chat view failed:", error),
+      );
   }
 }
 

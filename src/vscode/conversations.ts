@@ -5,6 +5,7 @@ import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
 import type { Assistant, Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
+import { argsOf } from "../protocol/args";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
@@ -56,10 +57,10 @@ function editorTools(): Tool[] {
       async run(args: string, signal: AbortSignal) {
         const cancel = new vscode.CancellationTokenSource();
         signal.addEventListener("abort", () => cancel.cancel(), { once: true });
-        const input: unknown = args.trim() ? JSON.parse(args) : {};
+        const input = argsOf(args);
         const result = await vscode.lm.invokeTool(
           t.name,
-          { input: input as object, toolInvocationToken: undefined },
+          { input, toolInvocationToken: undefined },
           cancel.token,
         );
         return result.content

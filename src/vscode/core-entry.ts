@@ -18,8 +18,8 @@ export { readAssistantFiles } from "../chat/assistant-files";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
 export { Kept } from "../chat/context-refs";
-export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
+export { publicPage, sourcesIn } from "../protocol/sources";
 export {
   workspaceTools,
   describeCall,

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { currentBundle, t } from "../protocol/l10n";
+import { why } from "./failures";
 
 /** What dist/core.js holds. */
 export type Core = typeof import("./core-entry");
@@ -21,11 +22,7 @@ export function core(): Core {
       loaded.setBundle(currentBundle());
     } catch (e) {
       throw new Error(
-        t(
-          "Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.",
-          file,
-          (e as Error).message,
-        ),
+        t("Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.", file, why(e)),
       );
     }
   }

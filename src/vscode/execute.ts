@@ -5,6 +5,7 @@ import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
+import { shown, why } from "./failures";
 
 const KEY = "tandem.execute.key";
 
@@ -61,14 +62,17 @@ export class ExecuteApi implements vscode.Disposable {
     return key;
   }
 
-  /** Starts the server (once); resolves with its URL. */
+  /**
+   * Starts the server (once); resolves with its URL. Its models are read at each request, as
+   * `execute` reads them; only its port is read here (a changed port takes a new start).
+   */
   async start(): Promise<string> {
     if (this.server) return this.server.url;
     const { serveExecute: serve } = core();
     this.server = await serve({
       key: await this.key(),
       port: settings().execute.port,
-      config: await this.config(),
+      config: () => this.config(),
       log: (line) => console.warn(`Tandem: ${line}`),
     });
     return this.server.url;
@@ -99,9 +103,7 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
         if (pick === copy) await vscode.commands.executeCommand("tandem.copyExecuteServer");
         return url;
       } catch (e) {
-        vscode.window.showErrorMessage(
-          vscode.l10n.t("The execute server did not start: {0}", (e as Error).message),
-        );
+        vscode.window.showErrorMessage(vscode.l10n.t("The execute server did not start: {0}", why(e)));
         return undefined;
       }
     }),
@@ -111,6 +113,7 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
       vscode.window.setStatusBarMessage(vscode.l10n.t("Copied the execute server's URL and key"), 3000);
     }),
   );
-  if (settings().execute.autoStart) void api.start().catch(() => undefined);
+  // A server that cannot start (its port taken) is said: the person turned it on.
+  if (settings().execute.autoStart) shown("Starting the execute server", api.start());
   return api;
 }

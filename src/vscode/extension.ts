@@ -20,6 +20,7 @@ import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
 import type { Store } from "../chat/store";
 import { setBundle } from "../protocol/l10n";
+import { logged } from "./failures";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
@@ -81,7 +82,7 @@ export function activate(context: vscode.ExtensionContext) {
   }, 1500);
   context.subscriptions.push({ dispose: () => clearTimeout(later) });
   // A repository's settings that try to choose endpoints, keys or approvals are ignored, and the person is told.
-  const report = () => void reportIgnoredSettings().catch(() => undefined);
+  const report = () => logged("reading the workspace's settings", reportIgnoredSettings());
   const settingsFiles = vscode.workspace.createFileSystemWatcher(
     "**/{.vscode/settings.json,*.code-workspace}",
   );

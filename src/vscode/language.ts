@@ -74,7 +74,10 @@ export class ProblemChanges implements vscode.Disposable {
     if (!inTab(uri)) {
       await vscode.window
         .showTextDocument(uri, { preview: true, preserveFocus: true })
-        .then(undefined, () => undefined);
+        .then(undefined, (error) =>
+          // The problems are read all the same: a file that cannot be shown is logged, not fatal.
+          console.error(`Tandem: showing ${uri.fsPath} for its problems failed:`, error),
+        );
     }
     const since = this.written.get(uri.fsPath) ?? this.tick;
     const changed = await new Promise<boolean>((resolve) => {

@@ -1,5 +1,6 @@
 import vscode = require("vscode");
 import type { Call, Message, Model, Request, Turn } from "../agent/types";
+import { readArgs } from "../protocol/args";
 
 /** Makes VS Code's image data part of DATA, or undefined when the running VS Code has no data parts. */
 type ImageMaker = (data: Uint8Array, mimeType: string) => unknown;
@@ -61,17 +62,17 @@ function toChatMessage(m: Message, image?: ImageMaker): vscode.LanguageModelChat
   }
   const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
   if (m.text) parts.push(new vscode.LanguageModelTextPart(m.text));
-  for (const c of m.calls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, argsOf(c)));
+  for (const c of m.calls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, callInput(c)));
   return vscode.LanguageModelChatMessage.Assistant(parts.length ? parts : "");
 }
 
-function argsOf(call: Call): object {
-  try {
-    const value: unknown = JSON.parse(call.arguments || "{}");
-    return value && typeof value === "object" ? value : { value };
-  } catch {
-    return { arguments: call.arguments };
-  }
+/**
+ * A call's input as VS Code's tool-call part holds it (an object): its arguments' record, or, when
+ * they cannot be read, the text the model wrote and why, so the tool's answer can say what is wrong.
+ */
+export function callInput(call: Call): Record<string, unknown> {
+  const read = readArgs(call.arguments);
+  return read.ok ? read.args : { arguments: call.arguments, error: read.error };
 }
 
 /** A core Model over a model VS Code offers (Copilot's, or another extension's), tools included. */

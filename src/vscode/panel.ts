@@ -7,10 +7,11 @@ import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { repositoryAssistants, workspaceRoot } from "./conversations";
-import { panelHtml } from "./html";
+import { panelHtml } from "./panel-page";
 import { currentBundle } from "../protocol/l10n";
 import type { Models } from "./models";
 import { core } from "./core";
+import { logged, shown } from "./failures";
 import type { PendingReview } from "./pending";
 import { editorContext } from "./context";
 
@@ -132,14 +133,15 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     const pending = this.parts.pending;
     const postPending = (files: PendingFile[]) => {
       const message: HostMessage = { type: "pending", files };
-      void view.webview.postMessage(message);
+      logged("sending the pending changes to the panel", view.webview.postMessage(message));
     };
     const followPending = pending?.onChange(postPending);
     const listener = view.webview.onDidReceiveMessage((m: unknown) => {
       // A panel that (re)loads gets the pending list with its snapshot.
       if (pending && m !== null && typeof m === "object" && (m as { type?: unknown }).type === "ready")
-        void pending.list().then(postPending, () => undefined);
-      return this.panel ? this.panel.receive(m) : early.push(m);
+        logged("listing the pending changes", pending.list().then(postPending));
+      if (this.panel) logged("handling a panel message", this.panel.receive(m));
+      else early.push(m);
     });
     view.onDidDispose(() => {
       followPending?.dispose();
@@ -159,7 +161,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
 
   /** Tells an open panel the model choices again (the person's endpoints changed). */
   refreshChoices(): void {
-    void this.panel?.refreshChoices().catch((error: unknown) => console.error(`Tandem: ${String(error)}`));
+    if (this.panel) logged("listing the model choices again", this.panel.refreshChoices());
   }
 
   /** The panel's host half once the view is shown (it opens the view if needed). */
@@ -173,20 +175,27 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   private host(view: vscode.WebviewView): ViewHost {
     const { models, secrets } = this.parts;
     return {
-      send: (message: HostMessage) => void view.webview.postMessage(message),
+      send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
       assistants: repositoryAssistants,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),
       dropped: async (uris) => droppedFiles(uris),
-      code: (action, code, language) => void codeAction(action, code, language),
+      code: (action, code, language) =>
+        shown(`The code block's ${action}`, codeAction(action, code, language)),
       openLink: (url) => {
-        if (/^(https?|mailto):/i.test(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
+        if (/^(https?|mailto):/i.test(url))
+          shown("Opening the link", vscode.env.openExternal(vscode.Uri.parse(url)));
       },
-      openFile: (path) => void openInWorkspace(path),
+      openFile: (path) => shown("Opening the file", openInWorkspace(path)),
       command: (command) => {
-        if (command === "setApiKey") void vscode.commands.executeCommand("tandem.setApiKey");
-        else void vscode.commands.executeCommand("workbench.action.openSettings", "tandem");
+        if (command === "setApiKey")
+          shown("Setting the API key", vscode.commands.executeCommand("tandem.setApiKey"));
+        else
+          shown(
+            "Opening the settings",
+            vscode.commands.executeCommand("workbench.action.openSettings", "tandem"),
+          );
       },
       pluginKey: async (id, key) => {
         const { secretKey } = core();
@@ -194,9 +203,12 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         else await secrets.delete(secretKey(id));
       },
       pending: (action, path) =>
-        void vscode.commands.executeCommand(
-          action === "review" ? "tandem.pending.review" : `tandem.pending.${action}`,
-          path || undefined,
+        shown(
+          `The pending change's ${action}`,
+          vscode.commands.executeCommand(
+            action === "review" ? "tandem.pending.review" : `tandem.pending.${action}`,
+            path || undefined,
+          ),
         ),
       refused: (why) => console.warn(`Tandem: a panel message was refused: ${why}`),
       context: this.context,

@@ -3,11 +3,13 @@ import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
 import type { CommandRuleBook } from "../chat/workspace/command-rules";
+import { argText } from "../protocol/args";
 import { lmModel } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
+import { why } from "./failures";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -64,9 +66,14 @@ async function compactChat(
   a.history = historyOf(chat);
   const abort = new AbortController();
   token.onCancellationRequested(() => abort.abort());
-  const made = await core()
-    .compact(a, abort.signal)
-    .catch(() => undefined);
+  let made;
+  try {
+    made = await core().compact(a, abort.signal);
+  } catch (error) {
+    // A failure is said as one (it read as "nothing to condense" before); a stop says nothing.
+    if (abort.signal.aborted) return {};
+    return { errorDetails: { message: vscode.l10n.t("Condensing failed: {0}", why(error)) } };
+  }
   if (!made) {
     stream.markdown(vscode.l10n.t("There is nothing to condense yet."));
     return {};
@@ -133,15 +140,14 @@ function pointedAt(call: Call, output: string): vscode.Uri[] {
   const out: vscode.Uri[] = [];
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root && (call.name === "read_file" || call.name === "open_file")) {
-    try {
-      const path: unknown = (JSON.parse(call.arguments) as { path?: unknown }).path;
-      if (typeof path === "string" && path) out.push(vscode.Uri.joinPath(root, path));
-    } catch {
-      // Arguments that are not JSON name no file.
-    }
+    const path = argText(call.arguments, "path");
+    if (path) out.push(vscode.Uri.joinPath(root, path));
   }
-  for (const source of core().outputFacts(output).sources) {
-    if (/^https?:\/\//i.test(source.url)) out.push(vscode.Uri.parse(source.url));
+  // The rule of the panel's source chips (from the core's bundle: it reads addresses with ipaddr.js).
+  const { publicPage, sourcesIn } = core();
+  for (const source of sourcesIn(output)) {
+    const page = publicPage(source.url);
+    if (page) out.push(vscode.Uri.parse(page.href));
   }
   return out;
 }

@@ -12,6 +12,7 @@ import type { EditsMode } from "../chat/pending/mode";
 import type { Verdict } from "../chat/workspace/editor";
 import type { PendingFile } from "../protocol/messages";
 import { core } from "./core";
+import { logged } from "./failures";
 import { PendingLenses } from "./pending-lens";
 import { settings } from "./settings";
 
@@ -87,7 +88,7 @@ export class PendingReview implements vscode.Disposable {
     command("tandem.pending.keepHunk", (path, index, hunk) => this.hunk(path, index, hunk, "keep"));
     command("tandem.pending.undoHunk", (path, index, hunk) => this.hunk(path, index, hunk, "undo"));
     // Opened at once, so the list, the lenses and the context keys are back after a reload.
-    void this.changes().catch(() => undefined);
+    logged("reading the pending changes", this.changes());
   }
 
   /** How the agent's edits are written now (the person's `tandem.edits.mode`). */

@@ -2,6 +2,7 @@ import vscode = require("vscode");
 import type { Call, FunctionTool, Message } from "../agent/types";
 import { factsKey } from "../agent/facts";
 import { core } from "./core";
+import { callInput } from "./lm-model";
 import { Models, VENDOR } from "./models";
 import { endpointSettings } from "./settings";
 
@@ -139,13 +140,7 @@ export class EndpointProvider implements vscode.LanguageModelChatProvider {
         },
       );
       for (const call of turn.calls) {
-        let input: object = {};
-        try {
-          input = JSON.parse(call.arguments || "{}") as object;
-        } catch {
-          input = { arguments: call.arguments };
-        }
-        progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, input));
+        progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, callInput(call)));
       }
     } finally {
       listener.dispose();

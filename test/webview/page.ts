@@ -12,7 +12,7 @@ import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { chromiumArgs, chromiumPath, requireChromium } from "../../scripts/vscode.mjs";
 import type { HostMessage, PanelMessage } from "../../src/protocol/messages";
-import { panelHtml } from "../../src/vscode/html";
+import { panelHtml } from "../../src/vscode/panel-page";
 import type { Bundle } from "../../src/protocol/l10n";
 import { THEMES, type Theme } from "./themes";
 

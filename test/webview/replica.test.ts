@@ -3,7 +3,7 @@ import { keyed, stream } from "../../src/markdown";
 import { corpus, random } from "../fixtures/markdown-corpus";
 import { BlockText } from "../../webview-ui/blocks";
 import { steps } from "../../webview-ui/plan";
-import { chipsOf, inputSummary, sourcesOf } from "../../webview-ui/chips";
+import { inputSummary } from "../../webview-ui/call-summary";
 
 // These parts of the panel are plain code: they run here without a browser.
 describe("the panel's replica of an answer's blocks", () => {
@@ -51,32 +51,6 @@ describe("the panel's replica of an answer's blocks", () => {
 });
 
 describe("what items show beside their text", () => {
-  it("makes one chip per site, six at most, from JSON results or URLs in text", () => {
-    const many = Array.from({ length: 9 }, (_, i) => ({
-      title: `Page ${i}`,
-      url: `https://site${i}.example/p`,
-    }));
-    const json = JSON.stringify({
-      results: [
-        { title: "A", url: "https://www.a.example/1" },
-        { title: "A2", url: "https://a.example/2" },
-        ...many,
-      ],
-    });
-    const chips = chipsOf(sourcesOf(json));
-    assert.equal(chips.length, 6);
-    assert.deepEqual(chips[0], {
-      letter: "A",
-      site: "a.example",
-      title: "A",
-      url: "https://www.a.example/1",
-    });
-    assert.deepEqual(chipsOf(sourcesOf("see https://b.example/x and javascript:alert(1)")), [
-      { letter: "B", site: "b.example", title: "https://b.example/x", url: "https://b.example/x" },
-    ]);
-    assert.deepEqual(chipsOf(sourcesOf('{"url":"javascript:alert(1)"}')), []);
-  });
-
   it("summarizes a call's input by its values", () => {
     assert.equal(inputSummary('{"path":"src/a.ts","line":3}'), "path: src/a.ts, line: 3");
     assert.equal(inputSummary("not json\n  at all"), "not json at all");

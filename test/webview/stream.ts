@@ -146,10 +146,13 @@ export function recorded(): HostMessage[] {
         item("c1.004", "call", {
           name: "web_search",
           input: JSON.stringify({ query: "incremental parser design" }),
-          output: JSON.stringify([
-            { title: "Incremental parsing", url: "https://en.wikipedia.org/wiki/Incremental_parsing" },
-            { title: "Tree-sitter", url: "https://tree-sitter.github.io/tree-sitter/" },
-          ]),
+          output: JSON.stringify({
+            results: "2 pages",
+            sources: [
+              { title: "Incremental parsing", url: "https://en.wikipedia.org/wiki/Incremental_parsing" },
+              { title: "Tree-sitter", url: "https://tree-sitter.github.io/tree-sitter/" },
+            ],
+          }),
           state: "done",
         }),
       ],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { chromiumPanels, type Panel } from "./page";
 import { keyed } from "../../src/markdown";
+import { chipsOfOutput } from "../../src/protocol/sources";
 import { ANSWER, item, recorded, snapshot, streamed } from "./stream";
 
 describe("the transcript", () => {
@@ -77,6 +78,53 @@ describe("the transcript", () => {
       chips.map((c) => c.replace(/\s+/g, " ").trim()),
       ["E en.wikipedia.org", "T tree-sitter.github.io"],
     );
+  });
+
+  it("shows as source chips exactly the pages the host's rule allows, never a script, file or private address", async () => {
+    const declared = JSON.stringify({
+      results: "see https://plain.example/in-text",
+      sources: [
+        { title: "Click me", url: "javascript:alert(document.domain)" },
+        { title: "Data", url: "data:text/html,<script>alert(1)</script>" },
+        { title: "Passwords", url: "file:///etc/passwd" },
+        { title: "Router", url: "http://192.168.1.1/admin" },
+        { title: "Metadata", url: "http://169.254.169.254/latest/meta-data/" },
+        { title: "Dev server", url: "http://localhost:3000/" },
+        { title: "Loopback", url: "http://0x7f.1/" },
+        { title: "", url: "https://Docs.Example.org/guide" },
+        { title: "Spec", url: "https://www.spec.example/p" },
+      ],
+    });
+    const plain = "Read http://127.0.0.1:8080/ and https://plain.example/page";
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [
+        item("c1.120", "call", { name: "fetch_page", input: "{}", output: declared, state: "done" }),
+        item("c1.121", "call", { name: "run_command", input: "{}", output: plain, state: "done" }),
+      ],
+      delete: [],
+    });
+    const declaredRow = panel.page.locator('[data-item="c1.120"]');
+    await declaredRow.locator(".chip.source").first().waitFor();
+    const shown = await declaredRow
+      .locator(".chip.source")
+      .evaluateAll((chips) =>
+        chips.map((chip) => ({ text: (chip.textContent ?? "").trim(), title: chip.getAttribute("title") })),
+      );
+    assert.deepEqual(
+      shown,
+      chipsOfOutput(declared).map((chip) => ({ text: `${chip.letter}${chip.site}`, title: chip.title })),
+    );
+    assert.deepEqual(shown, [
+      { text: "Ddocs.example.org", title: "docs.example.org" },
+      { text: "Sspec.example", title: "Spec" },
+    ]);
+    await declaredRow.getByRole("button", { name: "spec.example" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "openLink", url: "https://www.spec.example/p" });
+    // URLs in a tool's plain output are text the tool read: the row is drawn, with no chip.
+    await panel.page.locator('[data-item="c1.121"] summary').waitFor();
+    assert.equal(await panel.page.locator('[data-item="c1.121"] .chip.source').count(), 0);
   });
 
   it("shows the host's whole question above the buttons, a long command's tail included", async () => {

@@ -9,6 +9,7 @@
  * change it did not report.
  */
 import { watch, type FSWatcher } from "node:fs";
+import { reason } from "../../agent/perform";
 
 // More folders than this and watching costs more than walking (and may exhaust inotify watches).
 const MAX_FOLDERS = 20_000;
@@ -38,7 +39,7 @@ export class Watch {
       w.on("error", (e) => this.fail(`watching "${path}" failed: ${e.message}`));
       this.folders.set(path, w);
     } catch (e) {
-      this.fail(`"${path}" cannot be watched: ${(e as Error).message}`);
+      this.fail(`"${path}" cannot be watched: ${reason(e)}`);
     }
   }
 

@@ -4,6 +4,7 @@
  */
 
 import { lineCount } from "./edit";
+import { readArgs } from "../../protocol/args";
 import { hasHidden, visible } from "./visible";
 import { count } from "./words";
 
@@ -81,19 +82,11 @@ function summary(name: string, args: Record<string, unknown>): string | undefine
 
 /** The one-line summary of a call before hidden characters are written out. */
 function plainSummary(name: string, argsJson: string): string {
-  let args: unknown;
-  try {
-    args = argsJson.trim() === "" ? {} : JSON.parse(argsJson);
-  } catch {
-    return oneLine(`${name}: ${argsJson}`);
-  }
-  const record =
-    args !== null && typeof args === "object" && !Array.isArray(args)
-      ? (args as Record<string, unknown>)
-      : {};
-  const known = summary(name, record);
+  const read = readArgs(argsJson);
+  if (!read.ok) return oneLine(`${name}: ${argsJson}`);
+  const known = summary(name, read.args);
   if (known !== undefined) return oneLine(`${name}: ${known}`);
-  const text = JSON.stringify(args);
+  const text = JSON.stringify(read.args);
   return oneLine(text === "{}" ? name : `${name}: ${text}`);
 }
 

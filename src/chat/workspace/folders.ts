@@ -6,6 +6,7 @@
 
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Tool } from "../../agent/types";
+import { argsOf } from "../../protocol/args";
 import { PathError, within } from "./paths";
 
 /** One folder of the workspace: the name its paths start with, and where it is. */
@@ -88,7 +89,7 @@ export function routed(folders: Folder[], tools: Map<Folder, Tool>, key: string,
     ...first,
     description: `${first.description} The workspace has several folders (${names}): a path starts with its folder's name.`,
     async run(args: string, signal: AbortSignal) {
-      const input = JSON.parse(args.trim() || "{}") as Record<string, unknown>;
+      const input = argsOf(args);
       const asked = input[key];
       const where =
         typeof asked === "string"

@@ -10,9 +10,10 @@ import zlib from "node:zlib";
 import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
+import type { Source } from "../../protocol/rows";
 import { checkPublic, type AddressOptions, type Checked } from "../address";
 import { pinnedRequest, proxyNote, type Connect } from "../pinned";
-import { htmlText } from "./html";
+import { htmlText } from "./html-text";
 import { charsetOf, kindOf } from "./content";
 import { size } from "./words";
 
@@ -25,11 +26,8 @@ export const MAX_REDIRECTS = 5;
 /** Characters of a page's text one call answers. */
 export const TEXT_CHARS = 40_000;
 
-/** A source the runner shows as a chip. */
-export interface Source {
-  title: string;
-  url: string;
-}
+// A source the runner shows as a chip: the protocol's shape.
+export type { Source };
 
 /** A fetched page: its title, final address, text, and the sources to show. */
 export interface Page {

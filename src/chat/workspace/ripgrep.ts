@@ -183,7 +183,7 @@ function run({ rg, root, args, deadlineMs, signal, out, err }: Run): Promise<Ran
     child.on("close", (code) => {
       clearTimeout(clock);
       signal?.removeEventListener("abort", kill);
-      if (signal?.aborted) return reject(signal.reason as Error);
+      if (signal?.aborted) return reject(signal.reason);
       // 0: found, 1: nothing found; 2 with output means some files could not be read.
       if (!late && !ended && code !== 0 && code !== 1 && code !== 2) {
         return reject(new RipgrepError(failure.trim() || `ripgrep ended with ${code}`));

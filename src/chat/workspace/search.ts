@@ -23,6 +23,7 @@ import {
   type SearchQuery,
   type Searched,
 } from "./search-results";
+import { reason } from "../../agent/perform";
 
 export { MAX_FILE_BYTES, SEARCH_MS, type Match, type SearchLimits, type SearchQuery, type Searched };
 
@@ -69,7 +70,7 @@ export function pattern(query: string, regex: boolean, caseSensitive: boolean): 
     return new RegExp(query, flags);
   } catch (error) {
     throw new Error(
-      `The query is not a valid regular expression (${(error as Error).message}); fix it, or set regex to false to search for the text as it is.`,
+      `The query is not a valid regular expression (${reason(error)}); fix it, or set regex to false to search for the text as it is.`,
     );
   }
 }

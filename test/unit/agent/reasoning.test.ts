@@ -151,9 +151,9 @@ describe("agent: reasoning that continues", () => {
       { instructions: "", messages: [...history, { role: "user", text: "next" }], tools: [], answer: false },
       "m",
       { textTools: false, baseURL: "http://127.0.0.1:1/v1", learned: { reasoning: "reasoning_content" } },
-    ).messages as unknown as Wired[];
+    ).messages;
     assert.deepEqual(
-      wired.map((m) => [m.role, m.reasoning_content]),
+      wired.map((m) => [m.role, "reasoning_content" in m ? m.reasoning_content : undefined]),
       [
         ["user", undefined],
         ["assistant", "Let me look."],

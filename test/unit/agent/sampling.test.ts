@@ -86,9 +86,9 @@ describe("agent: parameters per model family", () => {
       assert.ok(takesTopK(url), url);
     const request = { instructions: "", messages: [], tools: [], answer: false, parameters: ALL };
     const openai = body(request, "gpt-4o", { textTools: false, baseURL: "https://api.openai.com/v1" });
-    assert.equal((openai as unknown as Record<string, unknown>).top_k, undefined);
+    assert.equal(openai.top_k, undefined);
     const router = body(request, "x/y", { textTools: false, baseURL: "https://openrouter.ai/api/v1" });
-    assert.equal((router as unknown as Record<string, unknown>).top_k, 40);
+    assert.equal(router.top_k, 40);
   });
 
   it("a field refused with OpenAI's error is learned once: the retry and the next run leave it out", async () => {

@@ -39,6 +39,10 @@ describe("agent: tool and schema", () => {
     const signal = new AbortController().signal;
     assert.equal(await t.run('{"path":"a.txt","mode":"hex"}', signal), '{"got":"a.txt","mode":"hex"}');
     await assert.rejects(t.run('{"path":', signal), /not valid JSON/);
+    await assert.rejects(
+      t.run("null", signal),
+      /^Error: The arguments must be a JSON object, not null: null$/,
+    );
     await assert.rejects(t.run('{"path":"a","mode":"bin","lines":0}', signal), (e: Error) => {
       assert.match(e.message, /- mode: /);
       assert.match(e.message, /- lines: /);

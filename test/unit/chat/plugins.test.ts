@@ -67,8 +67,8 @@ describe("stdio plugins (the everything server)", function () {
 
   it("fails a call with arguments that are not a JSON object, or that the tool refuses", async () => {
     const echo = named(tools, "every_echo");
-    await assert.rejects(echo.run("[1,2]", signal()), /not a JSON object/);
-    await assert.rejects(echo.run("{oops", signal()), /not a JSON object/);
+    await assert.rejects(echo.run("[1,2]", signal()), /must be a JSON object, not a list: \[1,2\]/);
+    await assert.rejects(echo.run("{oops", signal()), /not valid JSON \(.+\): \{oops/);
     await assert.rejects(echo.run('{"message": 42}', signal()), /message/);
   });
 

@@ -6,7 +6,6 @@ import {
   asked,
   assistant,
   choiceOf,
-  chips,
   conversation,
   decided,
   groups,
@@ -197,34 +196,5 @@ describe("models and sources", () => {
     assert.equal(inUse(models, agents, "", ""), "gpt-4.1");
     assert.equal(inUse(models, [{ ...agents[0], model: "local:gone" }], ""), "gone");
     assert.equal(inUse([], [], ""), "");
-  });
-
-  it("makes one chip a site, its first page, six at most", () => {
-    const sources = [
-      { title: "Docs", url: "https://www.example.com/docs" },
-      { title: "Again", url: "https://example.com/other" },
-      { title: "", url: "https://news.site.org/a" },
-      { title: "bad", url: "javascript:alert(1)" },
-      { title: "bad", url: "not a url" },
-      ...["a", "b", "c", "d", "e", "f"].map((s) => ({ title: s, url: `https://${s}.dev/` })),
-    ];
-    const c = chips(sources);
-    assert.equal(c.length, 6);
-    assert.deepEqual(c[0], {
-      letter: "E",
-      site: "example.com",
-      title: "Docs",
-      url: "https://www.example.com/docs",
-    });
-    assert.deepEqual(c[1], {
-      letter: "N",
-      site: "news.site.org",
-      title: "news.site.org",
-      url: "https://news.site.org/a",
-    });
-    assert.deepEqual(
-      c.map((x) => x.site),
-      ["example.com", "news.site.org", "a.dev", "b.dev", "c.dev", "d.dev"],
-    );
   });
 });

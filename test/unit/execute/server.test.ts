@@ -6,6 +6,9 @@ import { EXECUTE_PATH, serve, type ExecuteServer } from "../../../src/execute";
 
 const KEY = "test-key-0123456789";
 
+/** The part of an answer these tests read. */
+type Answer = { context: { content: string } };
+
 const request = {
   model: "gpt-4",
   tools: [],
@@ -185,6 +188,25 @@ describe("execute: the HTTP server", () => {
       ),
     );
     assert.deepEqual(answers, Array(8).fill(200));
+  });
+
+  it("reads a configuration given as a function at each request: a mapping changed after the start is used", async () => {
+    await server.close();
+    const mapped: Record<string, string> = { "gpt-4": "first" };
+    const models: Record<string, Model> = {
+      first: scripted([says("From the first.")]),
+      second: scripted([says("From the second.")]),
+    };
+    server = await serve({
+      key: KEY,
+      config: () => ({ models: { ...mapped }, resolve: (id) => models[id] }),
+    });
+    const content = async () =>
+      ((await (await post(JSON.stringify(request))).json()) as Answer).context.content;
+    assert.equal(await content(), "From the first.");
+    // The person maps the name to another model while the server runs.
+    mapped["gpt-4"] = "second";
+    assert.equal(await content(), "From the second.");
   });
 
   it("refuses to start without a key", async () => {

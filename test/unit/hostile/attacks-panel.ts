@@ -6,7 +6,7 @@
 import { JSDOM } from "jsdom";
 import { apply, html, stream } from "../../../src/markdown";
 import type { Block } from "../../../src/protocol/blocks";
-import { panelCsp } from "../../../src/vscode/html";
+import { panelCsp } from "../../../src/vscode/panel-page";
 import type { Attack, Outcome } from "./attack";
 import { obey, outcomeOf } from "./obey";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { currentBundle, format, setBundle, t } from "../../../src/protocol/l10n";
 import { judgeCommand } from "../../../src/chat/workspace/command-rules";
-import { panelHtml } from "../../../src/vscode/html";
+import { panelHtml } from "../../../src/vscode/panel-page";
 
 describe("l10n: t() and the panel's bundle", () => {
   afterEach(() => setBundle(undefined));

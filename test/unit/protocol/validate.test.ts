@@ -3,7 +3,7 @@ import type * as Chat from "../../../src/chat/rows";
 import type * as Protocol from "../../../src/protocol/rows";
 import type { PanelMessage } from "../../../src/protocol/messages";
 import { parsePanelMessage } from "../../../src/protocol/validate";
-import { panelHtml, panelCsp } from "../../../src/vscode/html";
+import { panelHtml, panelCsp } from "../../../src/vscode/panel-page";
 
 // The protocol's rows and the stored rows must stay the same shapes, both ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -16,10 +16,8 @@ const sameRows: [
   Same<Chat.Memory, Protocol.Memory>,
   Same<Chat.Context, Protocol.Context>,
   Same<Chat.Choice, Protocol.Choice>,
-  Same<Chat.Chip, Protocol.Chip>,
-  Same<Chat.Source, Protocol.Source>,
   Same<Chat.Table, Protocol.TableName>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true];
 
 describe("panel messages on the host", () => {
   it("keeps the protocol's rows the same shapes as the stored rows", () => {

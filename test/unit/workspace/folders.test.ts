@@ -91,6 +91,13 @@ for (const implementation of searchPaths) {
         /outside the workspace/,
       );
     });
+
+    it("answers arguments that are not a JSON object with the reason the model can act on", async () => {
+      const read = tools.find((t) => t.name === "read_file") as Tool;
+      const signal = new AbortController().signal;
+      await assert.rejects(read.run('{"path": "web/', signal), /^Error: The arguments are not valid JSON/);
+      await assert.rejects(read.run('["web/README.md"]', signal), /must be a JSON object, not a list/);
+    });
   });
 }
 

@@ -3,6 +3,8 @@
  * very page the extension serves.
  */
 import type { Bundle } from "../protocol/l10n";
+// The one HTML escape of the code base (the Markdown renderer's): pure, so this thin bundle may take it.
+import { escape } from "../markdown/html";
 
 /** What the page needs from the webview: its CSP source, a fresh nonce and the URIs of the bundle. */
 export interface PanelPage {
@@ -16,19 +18,6 @@ export interface PanelPage {
   language?: string;
   /** The panel's translations for that language, read by the panel before it shows any text. */
   bundle?: Bundle;
-}
-
-const escapes: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Text made safe for an HTML attribute or element. */
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => escapes[c]);
 }
 
 /**

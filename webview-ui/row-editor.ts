@@ -104,6 +104,7 @@ export class RowEditor<T extends { id: string }> {
 
   private control(field: Field<T>, row: T): HTMLElement {
     const id = `field-${this.spec.noun}-${field.name}`;
+    // Necessary cast: a spec names only fields that hold text or a yes/no (T is generic here).
     const value = row[field.name] as unknown as Value;
     const hint = typeof field.hint === "function" ? field.hint(row) : field.hint;
     let input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
@@ -137,6 +138,8 @@ export class RowEditor<T extends { id: string }> {
   /** The row as the form has it now. */
   private read(): T | undefined {
     if (!this.chosen) return undefined;
+    // Necessary casts: the form changes only the text and yes/no fields its spec names, so the row
+    // read back has T's shape; the host checks it against the table's schema before keeping it.
     const row: Record<string, Value> = { ...(this.chosen as unknown as Record<string, Value>) };
     for (const field of this.spec.fields) {
       const input = this.form.elements.namedItem(field.name);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decode, htmlText } from "../../../src/chat/workspace/html";
+import { decode, htmlText } from "../../../src/chat/workspace/html-text";
 
 describe("HTML to text", () => {
   it("keeps the title, headings, paragraphs, list items and link text", () => {
