@@ -46,4 +46,23 @@ describe("rules written once", () => {
     );
     assert.deepEqual({ dropped, unwaited }, { dropped: [], unwaited: [] });
   });
+
+  it("package.json names each key of an object once (JSON keeps the last, and the first is lost)", () => {
+    const twice: string[] = [];
+    // JSON.parse keeps no trace of a repeated key: read the text with a scanner of its own, which
+    // steps over every string (a brace inside a value is text) and counts keys per object.
+    const text = readFileSync(join(root, "package.json"), "utf8");
+    const stack: Set<string>[] = [];
+    const token = /("(?:[^"\\]|\\.)*")(\s*:)?|[{}]/g;
+    for (let m = token.exec(text); m; m = token.exec(text)) {
+      if (m[0] === "{") stack.push(new Set());
+      else if (m[0] === "}") stack.pop();
+      else if (m[2]) {
+        const key = m[1];
+        if (stack.at(-1)!.has(key)) twice.push(key);
+        stack.at(-1)!.add(key);
+      }
+    }
+    assert.deepEqual(twice, []);
+  });
 });
