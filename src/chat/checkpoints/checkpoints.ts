@@ -60,6 +60,8 @@ export interface Restored {
   undo: string;
   /** Paths written or removed. */
   changed: number;
+  /** The files (not folders) written or removed, and whether each was there in the checkpoint. */
+  files: { path: string; removed: boolean }[];
   /** Paths left as they were, and why (too large, not covered, in the way). */
   notRestored: Note[];
 }
@@ -159,9 +161,11 @@ export class Checkpoints {
     return this.blobs.total;
   }
 
-  /** Records the workspace as it is now; returns the checkpoint. */
-  save(label: string, conversation: string, step?: Step): Promise<Checkpoint> {
-    return this.serial(async () => (await this.saveNow(label, conversation, step)).record);
+  /** Records the workspace as it is now (before the answer to `message`, when given); returns the checkpoint. */
+  save(label: string, conversation: string, step?: Step, message?: string): Promise<Checkpoint> {
+    return this.serial(
+      async () => (await this.saveNow(label, conversation, step, undefined, false, message)).record,
+    );
   }
 
   /** Puts the workspace back as checkpoint `id` recorded it, after a checkpoint of how it is now. */
@@ -268,7 +272,14 @@ export class Checkpoints {
     return r;
   }
 
-  private async saveNow(label: string, conversation: string, step?: Step, keep?: string, whole = false) {
+  private async saveNow(
+    label: string,
+    conversation: string,
+    step?: Step,
+    keep?: string,
+    whole = false,
+    message?: string,
+  ) {
     // Until it is removed, the marker says a crash may have left copies nothing refers to.
     const marker = join(this.folder, "dirty");
     writeFileSync(marker, "");
@@ -291,6 +302,7 @@ export class Checkpoints {
         id: `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`,
         label,
         conversation,
+        ...(message === undefined ? {} : { message }),
         created: Date.now(),
         manifest: put.hash,
         notCovered: scanned.notCovered,
@@ -335,7 +347,15 @@ export class Checkpoints {
     syncFolder(this.folder);
     this.interrupted = null;
     const changed = p.remove.length + p.write.length - failed.length;
-    return { undo, changed, notRestored: [...p.left, ...failed] };
+    const missed = new Set(failed.map((f) => f.path));
+    const written = new Set(p.write.map((w) => w.path));
+    const files = [
+      ...p.remove
+        .filter((s) => s.entry.t !== "d" && !written.has(s.path))
+        .map((s) => ({ path: s.path, removed: true })),
+      ...p.write.filter((s) => s.entry.t !== "d").map((s) => ({ path: s.path, removed: false })),
+    ].filter((f) => !missed.has(f.path));
+    return { undo, changed, files, notRestored: [...p.left, ...failed] };
   }
 
   /** Drops the oldest checkpoints until the kept copies fit the size limit (never those in `keep`). */
