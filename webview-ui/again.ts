@@ -7,6 +7,7 @@ import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
+import { RestoreMenu } from "./restore";
 import { byKey, type Store } from "./state";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */
@@ -237,6 +238,8 @@ export class UserView implements ItemView {
       chip.title = file.path;
       return chip;
     });
+    // Going back to this message, where the host can put the files back.
+    const restore = this.panel.store.restore ? new RestoreMenu(item, this.panel) : undefined;
     fill(
       this.element,
       h(
@@ -246,12 +249,14 @@ export class UserView implements ItemView {
         h("span", { text: "You" }),
         item.model ? h("span", { class: "muted", text: item.model }) : undefined,
         h("span", { class: "grow" }),
+        restore?.button,
         button("edit", "Edit message", () => this.edit(), { className: "edit-message" }),
       ),
       h("div", { class: "plain", text: item.text }),
       chips.length
         ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
         : undefined,
+      restore?.menu,
     );
   }
 }

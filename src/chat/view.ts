@@ -9,6 +9,7 @@ import type { FileRef, HostMessage, OpenChat, PanelMessage } from "../protocol/m
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
+import { restoreTo } from "./restore";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -93,6 +94,12 @@ export class PanelView {
       case "regenerate": {
         const chat = await sendAgain(this.store, this.host, m);
         if (chat && chat !== this.chat) this.openChat(chat);
+        return;
+      }
+      case "restoreTo":
+      case "changesSince": {
+        const chat = await restoreTo(this.store, this.host, m);
+        if (chat) this.openChat(chat);
         return;
       }
       case "stop":

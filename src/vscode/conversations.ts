@@ -100,6 +100,8 @@ export async function openConversations(
     editor: VsCodeEditor;
     status: Status;
     running: (chat: string, running: boolean) => void;
+    /** Records the files before an answer writes (none: no checkpoints). */
+    checkpoint?: (message: Item) => Promise<void>;
   },
 ): Promise<Opened> {
   const { Store, serve, AgentPlugins } = core();
@@ -197,6 +199,7 @@ export async function openConversations(
       parts.running(chat, running);
     },
     problem: (text) => void vscode.window.showErrorMessage(`Tandem: ${text}`),
+    checkpoint: parts.checkpoint,
   };
   const started = serve(store, host);
   later.runner = started;

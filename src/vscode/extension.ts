@@ -3,6 +3,7 @@ import { apiReady } from "./api-clock";
 import vscode = require("vscode");
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
+import { CheckpointReview, followCheckpoints } from "./checkpoints";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
@@ -31,22 +32,36 @@ export function activate(context: vscode.ExtensionContext) {
   // The agent's edits are pending changes the person reviews (unless they chose to be asked first).
   const pending = new PendingReview(context);
   const editor = new VsCodeEditor(context, pending);
-  context.subscriptions.push(status, pending);
+  // The answers' checkpoints: restore to a message from the panel; a restore a crash cut short is offered.
+  const checkpoints = new CheckpointReview(context, pending, (chat) => held.runner?.running(chat) ?? false);
+  context.subscriptions.push(status, pending, checkpoints);
   registerProvider(context, models);
 
   let opened: Promise<Opened> | undefined;
+  const held: { runner?: Opened["runner"] } = {};
   const conversations = () =>
     (opened ??= openConversations(context, {
       models,
       editor,
       status,
+      checkpoint: (message) => checkpoints.checkpoint(message),
       running: (chat, running) => {
         panel.panel?.running(chat, running);
         // A run that ended with changes the person has not seen yet tells them, panel open or not.
         if (!running) void pending.notify();
       },
+    }).then((o) => {
+      held.runner = o.runner;
+      followCheckpoints(context, o.store, checkpoints);
+      return o;
     }));
-  const panel = registerPanel(context, { conversations, models, secrets: context.secrets, pending });
+  const panel = registerPanel(context, {
+    conversations,
+    models,
+    secrets: context.secrets,
+    pending,
+    checkpoints,
+  });
 
   const participant = registerParticipant(context, {
     models,

@@ -11,6 +11,7 @@ import { panelHtml } from "./html";
 import type { Models } from "./models";
 import { core } from "./core";
 import type { PendingReview } from "./pending";
+import type { CheckpointReview } from "./checkpoints";
 import { editorContext } from "./context";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
@@ -20,6 +21,8 @@ export interface PanelParts {
   secrets: vscode.SecretStorage;
   /** The agent's pending changes, listed in the panel's bar. */
   pending?: PendingReview;
+  /** The answers' checkpoints: restore to a message, changes since. */
+  checkpoints?: CheckpointReview;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -168,8 +171,12 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   }
 
   private host(view: vscode.WebviewView): ViewHost {
-    const { models, secrets } = this.parts;
+    const { models, secrets, checkpoints } = this.parts;
     return {
+      ...(checkpoints && {
+        restoreFilesTo: (message) => checkpoints.restoreFilesTo(message),
+        changesSince: (message) => checkpoints.showChangesSince(message),
+      }),
       send: (message: HostMessage) => void view.webview.postMessage(message),
       assistants: repositoryAssistants,
       choices: () => models.choices(),
