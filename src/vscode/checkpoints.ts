@@ -74,15 +74,16 @@ export class CheckpointReview implements vscode.Disposable {
     if (!since.length) return vscode.l10n.t("The files are already as they were before that message.");
     const created = since.filter((c) => c.change === "added").length;
     const restore = vscode.l10n.t("Restore");
+    const cancel = vscode.l10n.t("Cancel");
+    // A notification, not a modal: VS Code refuses modal dialogs under its extension tests, and
+    // Tandem asks its other questions this way too (it works with the panel closed).
     const said = await vscode.window.showWarningMessage(
-      vscode.l10n.t("Restore {0} to how they were before your message?", counted(since.length)),
-      {
-        modal: true,
-        detail:
-          (created ? vscode.l10n.t("{0} created since will be removed. ", counted(created)) : "") +
-          vscode.l10n.t("A checkpoint of the files as they are now is taken first."),
-      },
+      vscode.l10n.t("Restore {0} to how they were before {1}?", counted(since.length), quoted(message.text)) +
+        (created ? " " + vscode.l10n.t("{0} created since will be removed.", counted(created)) : "") +
+        " " +
+        vscode.l10n.t("A checkpoint of the files as they are now is taken first."),
       restore,
+      cancel,
     );
     if (said !== restore) throw new Error(vscode.l10n.t("The restore was cancelled."));
     const done = await turns.restore(message);
@@ -189,6 +190,12 @@ export function followCheckpoints(
   });
   if (store.writable) void review.keepOnly(new Set(store.conversations().map((c) => c.id))).catch(said);
   void review.offerInterrupted().catch(said);
+}
+
+/** A short quotation of the person's message. */
+function quoted(text: string): string {
+  const words = text.replace(/\s+/g, " ").trim();
+  return `“${words.length > 60 ? `${words.slice(0, 59)}…` : words}”`;
 }
 
 /** "1 file", "3 files". */

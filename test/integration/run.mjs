@@ -120,14 +120,6 @@ async function act(page, request) {
     await item.locator(".monaco-button", { hasText: request.label }).first().click();
     return message;
   }
-  if (request.action === "dialogButton") {
-    // A modal question (VS Code's own dialog in the browser): the person clicks the button `label`.
-    const box = page.locator(".monaco-dialog-box").first();
-    await box.waitFor({ timeout: 20_000 });
-    const message = await box.innerText();
-    await box.getByRole("button", { name: request.label, exact: true }).click();
-    return message;
-  }
   if (request.action === "quickInput") {
     // The input box a command opened (Set API Key's password box): the person types and presses Enter.
     const box = page.locator(".quick-input-widget .quick-input-box input").first();

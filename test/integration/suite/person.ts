@@ -50,8 +50,6 @@ export const panelControl = (
 /** Clicks the button `label` of the notification that says `text`; gives the notification's message. */
 export const clickNotification = (text: string, label: string) =>
   person<string>("notificationButton", { text, label });
-/** Clicks the button `label` of the modal dialog on screen; gives the dialog's text. */
-export const dialogButton = (label: string) => person<string>("dialogButton", { label });
 /** Types `text` into the input box on screen and presses Enter; gives the box's title. */
 export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
 /** Saves a screenshot of the workbench under .artifacts/. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
@@ -48,7 +48,7 @@ describe("checkpoints of the answers: taken before the first write, restored byt
   const binary = randomBytes(4096);
 
   /** A workspace, a runner whose model plays `script`, and the checkpoints it takes (with what the files were then). */
-  async function setUp(script: Parameters<typeof scripted>[0]) {
+  async function setUp(script: Parameters<typeof scripted>[0], enabled = true) {
     ws = folder();
     storage = folder("tandem-storage-");
     const root = ws.path;
@@ -58,7 +58,7 @@ describe("checkpoints of the answers: taken before the first write, restored byt
     turns = new TurnCheckpoints({
       folders: () => [{ root, name: "ws" }],
       storage: storage.path,
-      settings: () => ({ enabled: true, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 }),
+      settings: () => ({ enabled, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 }),
     });
     const taken: { message: string; a: string }[] = [];
     const t = turns;
@@ -169,5 +169,56 @@ describe("checkpoints of the answers: taken before the first write, restored byt
     const blobs = join(folderOf, store, "blobs");
     const left = readdirSync(blobs).flatMap((prefix) => readdirSync(join(blobs, prefix)));
     assert.deepEqual(left, [], "no kept copy is left");
+  });
+
+  it("finds a restore a crash cut short when it opens again, and finishes it or leaves the files as they are", async () => {
+    const { root, turns: first } = await setUp([
+      calls([edit("a.txt", "one\n", "ONE\n")]),
+      says("Done."),
+      says("Title"),
+    ]);
+    const user = asked("Shout one", b!.chat());
+    await b!.send(user);
+    const [target] = await first.targets(user);
+    await first.close();
+    // What a restore writes before its first change, left behind by a crash.
+    const [name] = readdirSync(join(storage!.path, "checkpoints"));
+    const intent = { v: 1, target: target.checkpoint.id, undo: target.checkpoint.id, started: Date.now() };
+    const store = join(storage!.path, "checkpoints", name);
+    writeFileSync(join(store, "restoring.json"), JSON.stringify(intent));
+
+    const settings = { enabled: true, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 };
+    const again = () =>
+      new TurnCheckpoints({
+        folders: () => [{ root, name: "ws" }],
+        storage: storage!.path,
+        settings: () => settings,
+      });
+    const left = again();
+    assert.deepEqual(
+      (await left.interrupted()).map((c) => c.label),
+      ["“Shout one”"],
+    );
+    assert.equal((await left.settleInterrupted(false)).text, "The files were left as they are.");
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "ONE\ntwo\nthree\n");
+    assert.deepEqual(await left.interrupted(), []);
+    await left.close();
+
+    writeFileSync(join(store, "restoring.json"), JSON.stringify(intent));
+    turns = again();
+    const done = await turns.settleInterrupted(true);
+    assert.equal(done.text, "The restore was finished: 1 file put back.");
+    assert.deepEqual(done.files, [join(root, "a.txt")]);
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+    assert.deepEqual(await turns.interrupted(), []);
+  });
+
+  it("takes no checkpoint when the person turned checkpoints off", async () => {
+    const { root, turns } = await setUp([calls([edit("a.txt", "one\n", "ONE\n")]), says("Done.")], false);
+    const user = asked("Shout one", b!.chat());
+    await b!.send(user);
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "ONE\ntwo\nthree\n");
+    assert.ok(!existsSync(join(storage!.path, "checkpoints")), "nothing is stored");
+    assert.deepEqual(await turns.targets(user), []);
   });
 });
