@@ -6,7 +6,7 @@ import { answer, calling, type FixtureServer } from "../../fixtures/openai-serve
 import type { Item } from "../../../src/chat/rows";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
-import { dialogButton, panelControl, panelSend, panelText } from "./person";
+import { clickNotification, panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
@@ -118,9 +118,12 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     // The person restores the files to the first message, through its "Restore…" and the modal question.
     await panelControl("button", "Restore…", { nth: 0 });
     await panelControl("button", "Restore files");
-    const asked = await dialogButton("Restore");
-    assert.match(asked, /Restore 5 files to how they were before your message\?/);
+    // The question waits in the notification centre, which the person opens.
+    await vscode.commands.executeCommand("notifications.showList");
+    const asked = await clickNotification("to how they were before “First: change a.txt", "Restore");
+    assert.match(asked, /Restore 5 files to how they were before “First: change a\.txt and make new\.txt”\?/);
     assert.match(asked, /2 files created since will be removed/);
+    await vscode.commands.executeCommand("notifications.hideList");
     await until(() => (existsSync(at("new.txt")) ? undefined : true), 30_000, "the restore");
     await until(
       async () =>
