@@ -151,10 +151,6 @@ class Walker {
   async drain(): Promise<void> {
     let slice = performance.now();
     while (this.folders.length) {
-      if (performance.now() - slice > SLICE_MS) {
-        await breathe();
-        slice = performance.now();
-      }
       const folder = this.folders.pop() as { path: string; absolute: string };
       this.o.entered?.(folder.path, folder.absolute);
       let names: string[];
@@ -167,6 +163,11 @@ class Walker {
         continue;
       }
       for (const name of names) {
+        // A folder of many changed files takes a while to read: the event loop is given back between files.
+        if (performance.now() - slice > SLICE_MS) {
+          await breathe();
+          slice = performance.now();
+        }
         if (name === ".git") continue;
         const absolute = join(folder.absolute, name);
         if (this.o.skip.has(absolute)) continue;
