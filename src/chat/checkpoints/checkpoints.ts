@@ -26,7 +26,7 @@ import {
   type Entry,
   type Manifest,
 } from "./manifest";
-import { applyPlan, plan } from "./restore";
+import { applyPlan, filesOf, plan } from "./restore";
 import { sized, type Ignore, type Note } from "./scan";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
@@ -347,15 +347,7 @@ export class Checkpoints {
     syncFolder(this.folder);
     this.interrupted = null;
     const changed = p.remove.length + p.write.length - failed.length;
-    const missed = new Set(failed.map((f) => f.path));
-    const written = new Set(p.write.map((w) => w.path));
-    const files = [
-      ...p.remove
-        .filter((s) => s.entry.t !== "d" && !written.has(s.path))
-        .map((s) => ({ path: s.path, removed: true })),
-      ...p.write.filter((s) => s.entry.t !== "d").map((s) => ({ path: s.path, removed: false })),
-    ].filter((f) => !missed.has(f.path));
-    return { undo, changed, files, notRestored: [...p.left, ...failed] };
+    return { undo, changed, files: filesOf(p, failed), notRestored: [...p.left, ...failed] };
   }
 
   /** Drops the oldest checkpoints until the kept copies fit the size limit (never those in `keep`). */

@@ -87,6 +87,18 @@ export function plan(now: Manifest, target: Manifest): Plan {
   return out;
 }
 
+/** The files (not folders) plan `p` wrote or removed, less those in `failed`; `removed` when it is gone now. */
+export function filesOf(p: Plan, failed: Note[]): { path: string; removed: boolean }[] {
+  const missed = new Set(failed.map((f) => f.path));
+  const written = new Set(p.write.map((w) => w.path));
+  return [
+    ...p.remove
+      .filter((s) => s.entry.t !== "d" && !written.has(s.path))
+      .map((s) => ({ path: s.path, removed: true })),
+    ...p.write.filter((s) => s.entry.t !== "d").map((s) => ({ path: s.path, removed: false })),
+  ].filter((f) => !missed.has(f.path));
+}
+
 /** Where a restore writes and what it keeps up to date. */
 export interface Target {
   root: string;
