@@ -35,8 +35,8 @@ export class CheckpointReview implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly pending: PendingReview,
-    /** True while an answer of the conversation `chat` runs (a restore then waits for it to end). */
-    private readonly running: (chat: string) => boolean,
+    /** True while an answer runs in any conversation (it may be writing: a restore then waits for it to end). */
+    private readonly running: () => boolean,
   ) {
     this.parts.push(
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
@@ -65,8 +65,8 @@ export class CheckpointReview implements vscode.Disposable {
    * Resolves with what was done; throws when it cannot, or when the person says no.
    */
   async restoreFilesTo(message: Item): Promise<string> {
-    if (this.running(message.chat))
-      throw new Error(vscode.l10n.t("An answer is still running in this conversation; stop it first."));
+    // A checkpoint covers the whole workspace: an answer still writing anywhere would be mixed in.
+    if (this.running()) throw new Error(vscode.l10n.t("An answer is still running; stop it first."));
     const turns = this.turns();
     const since = await turns.since(message);
     const targets = await turns.targets(message);

@@ -33,7 +33,11 @@ export function activate(context: vscode.ExtensionContext) {
   const pending = new PendingReview(context);
   const editor = new VsCodeEditor(context, pending);
   // The answers' checkpoints: restore to a message from the panel; a restore a crash cut short is offered.
-  const checkpoints = new CheckpointReview(context, pending, (chat) => held.runner?.running(chat) ?? false);
+  const checkpoints = new CheckpointReview(
+    context,
+    pending,
+    () => (held.runner?.runningChats().length ?? 0) > 0,
+  );
   context.subscriptions.push(status, pending, checkpoints);
   registerProvider(context, models);
 

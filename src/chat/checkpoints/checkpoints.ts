@@ -338,10 +338,10 @@ export class Checkpoints {
     return d;
   }
 
-  private putBack(target: Manifest, now: Manifest, undo: string, step?: Step): Restored {
+  private async putBack(target: Manifest, now: Manifest, undo: string, step?: Step): Promise<Restored> {
     const p = plan(now, target);
     const nonce = randomBytes(4).toString("hex");
-    const failed = applyPlan(p, { root: this.root, blobs: this.blobs, index: this.index, nonce, step });
+    const failed = await applyPlan(p, { root: this.root, blobs: this.blobs, index: this.index, nonce, step });
     this.index.save();
     removeQuietly(join(this.folder, "restoring.json"));
     syncFolder(this.folder);
