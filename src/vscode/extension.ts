@@ -129,6 +129,8 @@ export function activate(context: vscode.ExtensionContext) {
     conversations: async () => ({ store: readOnly((await conversations()).store) }),
     /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
     tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
+    /** The conversations whose answer is running now (a restore waits until there is none). */
+    running: async () => (await conversations()).runner.runningChats(),
     /** The files with pending changes (the agent's edits the person has not kept or undone yet). */
     pending: async () => (await pending.list()).map((f) => ({ ...f })),
     /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */

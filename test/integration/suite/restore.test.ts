@@ -12,6 +12,7 @@ import { until } from "./wait";
 interface Api {
   conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
   pending(): Promise<Array<{ path: string; shown: string }>>;
+  running(): Promise<string[]>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;
@@ -107,6 +108,8 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     await panelSend("Second: change b.txt and run the command");
     await until(done("Changed b.txt and ran the command."), 30_000, "the second answer");
     await until(() => (store.items(chat).every((i) => i.done) ? true : undefined), 30_000, "the run");
+    // A restore waits for every running answer to end: the runner has let this one go.
+    await until(async () => ((await api().running()).length === 0 ? true : undefined), 30_000, "no run");
     assert.equal(readFileSync(at("a.txt"), "utf8"), "alpha\nBETA\ngamma\n");
     assert.match(readFileSync(at("b.txt"), "utf8"), /TWO/);
     assert.equal(readFileSync(at("c.dat"), "utf8"), "written by the command\n");
