@@ -102,7 +102,15 @@ async function act(page, request) {
     // A control of the panel found by its role and accessible name, as a person finds it: clicked,
     // filled and sent with Enter, or an option chosen. `nth` -1 is the last of that name.
     const frame = await panelFrame(page);
-    const all = frame.getByRole(request.role, { name: request.name, exact: true });
+    let scope = frame;
+    if (request.within) {
+      // Scoped to the transcript's item showing `within`; off-screen items are not laid out
+      // (content-visibility), so the person scrolls to it first.
+      scope = frame.locator("#app article", { hasText: request.within }).first();
+      await scope.waitFor({ state: "attached", timeout: 20_000 });
+      await scope.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    }
+    const all = scope.getByRole(request.role, { name: request.name, exact: true });
     const control = request.nth === -1 ? all.last() : all.nth(request.nth ?? 0);
     await control.waitFor({ timeout: 20_000 });
     if (request.fill !== undefined) {

@@ -48,7 +48,7 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     server = await fixtureEndpoint("fixture-restore", "restore-model", { asDefault: true });
     await setKeyAsThePerson("fixture-restore", KEY);
     await vscode.commands.executeCommand("tandem.chatView.focus");
-    // A conversation of its own: its first message is the first "Restore…" the panel shows.
+    // A conversation of its own, opened in the panel.
     await vscode.commands.executeCommand("tandem.newChat");
   });
 
@@ -90,12 +90,12 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     // The person keeps the first answer's changes: a restore must still take them back. (Only this
     // test's files: an earlier test leaves a pending file for the reload phase.)
     const ours = async () => (await api().pending()).filter((p) => p.shown.startsWith("restore/"));
-    const first = await until(
+    const kept = await until(
       async () => ((await ours()).length === 2 ? ours() : undefined),
       30_000,
       "the first answer's two pending files",
     );
-    for (const p of first) await vscode.commands.executeCommand("tandem.pending.keepFile", p.path);
+    for (const p of kept) await vscode.commands.executeCommand("tandem.pending.keepFile", p.path);
     await until(async () => ((await ours()).length === 0 ? true : undefined), 30_000, "kept");
 
     server.script(
@@ -121,8 +121,9 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     );
 
     // "Show changes since" the first message opens VS Code's diff of every file changed since its checkpoint.
-    await panelControl("button", "Restore…", { nth: 0 });
-    await panelControl("button", "Show changes since");
+    const first = { within: "First: change a.txt and make new.txt" };
+    await panelControl("button", "Restore…", first);
+    await panelControl("button", "Show changes since", first);
     const tab = await until(
       () =>
         vscode.window.tabGroups.all
@@ -130,12 +131,15 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
           .find((t) => t.label.startsWith("Changes since “First: change a.txt")),
       30_000,
       "the diff of the changes since the first message",
-    );
+    ).catch(async (error: Error) => {
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+      throw new Error(`${error.message}; tabs: ${JSON.stringify(tabs)}; panel: ${await panelText()}`);
+    });
     await vscode.window.tabGroups.close(tab);
 
     // The person restores the files to the first message, through its "Restore…" and the question.
-    await panelControl("button", "Restore…", { nth: 0 });
-    await panelControl("button", "Restore files");
+    await panelControl("button", "Restore…", first);
+    await panelControl("button", "Restore files", first);
     // The question waits in the notification centre, which the person opens.
     await vscode.commands.executeCommand("notifications.showList");
     const asked = await clickNotification("to how they were before “First: change a.txt", "Restore");
