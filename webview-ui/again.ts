@@ -7,6 +7,7 @@ import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
+import { RestoreMenu } from "./restore";
 import { byKey, type Store } from "./state";
 import { t } from "../src/protocol/l10n";
 
@@ -253,6 +254,8 @@ export class UserView implements ItemView {
       chip.title = file.path;
       return chip;
     });
+    // Going back to this message, where the host can put the files back.
+    const restore = this.panel.store.restore ? new RestoreMenu(item, this.panel) : undefined;
     fill(
       this.element,
       h(
@@ -262,12 +265,14 @@ export class UserView implements ItemView {
         h("span", { text: t("You") }),
         item.model ? h("span", { class: "muted", text: item.model }) : undefined,
         h("span", { class: "grow" }),
+        restore?.button,
         button("edit", t("Edit message"), () => this.edit(), { className: "edit-message" }),
       ),
       h("div", { class: "plain", text: item.text }),
       chips.length
         ? h("div", { class: "chips", role: "list" }, ...chips.map((c) => h("span", { role: "listitem" }, c)))
         : undefined,
+      restore?.menu,
     );
   }
 }

@@ -16,6 +16,10 @@ export const PERSON_ONLY = [
   "tandem.execute.models",
   "tandem.plugins.allowPrivateAddresses",
   "tandem.edits.mode",
+  // A repository could otherwise turn checkpoints off, or shrink them until they keep nothing.
+  "tandem.checkpoints.enabled",
+  "tandem.checkpoints.maxTotalMB",
+  "tandem.checkpoints.maxFileMB",
 ] as const;
 
 /** One of the settings only the person may set. */

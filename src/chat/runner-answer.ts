@@ -271,7 +271,21 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
     a.maxMs = host.limits?.maxMs ?? a.maxMs;
     a.stop = () => halt.signal.aborted;
-    a.approve = (call) => approveCall(runs, written, all, rules, call, halt.signal);
+    // One checkpoint per answer, before its first call that may change the workspace (the chat's own
+    // tools write only the store); every such call waits for it. A failed one is said, not a stop.
+    let checkpoint: Promise<void> | undefined;
+    const ownNames = new Set(own.map((t) => t.name));
+    const before = (name: string): Promise<void> | undefined =>
+      ownNames.has(name) || !host.checkpoint
+        ? undefined
+        : (checkpoint ??= host
+            .checkpoint(work.user)
+            .catch((error: unknown) => host.problem?.(`The files were not recorded: ${reason(error)}`)));
+    a.approve = async (call) => {
+      if (!(await approveCall(runs, written, all, rules, call, halt.signal))) return false;
+      await before(call.name);
+      return true;
+    };
     let files: Attachment[];
     try {
       files = await attachmentsOf(host, work.user.files);

@@ -58,6 +58,11 @@ export interface Host {
   now?(): number;
   /** Told when a conversation's run starts and ends (the panel shows it). */
   running?(chat: string, running: boolean): void;
+  /**
+   * Records the workspace before the answer to the person's `message` writes (a checkpoint): called
+   * once per answer, before its first call that may change the workspace; that call waits for it.
+   */
+  checkpoint?(message: Item): Promise<void>;
   /** Told what went wrong outside any run (a store that refused a write), in words for the person. */
   problem?(text: string): void;
 }

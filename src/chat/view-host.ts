@@ -30,6 +30,8 @@ export interface ViewHost {
    * Absent, the panel does not offer it.
    */
   restoreFilesTo?(message: Item): Promise<string>;
+  /** Shows what changed in the files since the checkpoint of the person's `message` (a sentence when there is nothing to show). */
+  changesSince?(message: Item): Promise<string | undefined>;
   /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */
   context?: ContextHost;
   /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */

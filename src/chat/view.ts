@@ -15,6 +15,7 @@ import {
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
+import { restoreTo } from "./restore";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -100,6 +101,12 @@ export class PanelView {
       case "regenerate": {
         const chat = await sendAgain(this.store, this.host, m);
         if (chat && chat !== this.chat) this.openChat(chat);
+        return;
+      }
+      case "restoreTo":
+      case "changesSince": {
+        const chat = await restoreTo(this.store, this.host, m);
+        if (chat) this.openChat(chat);
         return;
       }
       case "stop":

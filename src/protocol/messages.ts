@@ -240,6 +240,13 @@ export type PanelMessage =
   | { type: "resend"; item: string; text: string; files: FileRef[]; model: string; restore: boolean }
   /** The answer to `item` (a message, a retry, or an item of its answer) again, from `model` ("" the same). */
   | { type: "regenerate"; item: string; model: string }
+  /**
+   * Back to the person's message `item`: its `files` as they were before its answer (a checkpoint),
+   * and/or the `conversation` as it was before it (a new conversation holding what came before).
+   */
+  | { type: "restoreTo"; item: string; files: boolean; conversation: boolean }
+  /** Shows, in the editor's diff, what changed in the files since the checkpoint of the message `item`. */
+  | { type: "changesSince"; item: string }
   | { type: "stop"; chat: string }
   /** A decision on the call item `item`; `always` lets the tool run without asking from now on. */
   | { type: "decide"; item: string; yes: boolean; always: boolean }

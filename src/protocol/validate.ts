@@ -105,6 +105,10 @@ export const panelMessage = z.discriminatedUnion("type", [
     })
     .strict(),
   z.object({ type: z.literal("regenerate"), item: id, model: optionalId }).strict(),
+  z
+    .object({ type: z.literal("restoreTo"), item: id, files: z.boolean(), conversation: z.boolean() })
+    .strict(),
+  z.object({ type: z.literal("changesSince"), item: id }).strict(),
   z.object({ type: z.literal("stop"), chat: id }).strict(),
   z.object({ type: z.literal("decide"), item: id, yes: z.boolean(), always: z.boolean() }).strict(),
   z.object({ type: z.literal("newChat") }).strict(),

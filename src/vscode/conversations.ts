@@ -101,6 +101,8 @@ export async function openConversations(
     editor: VsCodeEditor;
     status: Status;
     running: (chat: string, running: boolean) => void;
+    /** Records the files before an answer writes (none: no checkpoints). */
+    checkpoint?: (message: Item) => Promise<void>;
   },
 ): Promise<Opened> {
   const { Store, serve, AgentPlugins } = core();
@@ -198,6 +200,7 @@ export async function openConversations(
       parts.running(chat, running);
     },
     problem: (text) => void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", text)),
+    checkpoint: parts.checkpoint,
   };
   const started = serve(store, host);
   later.runner = started;

@@ -35,6 +35,7 @@ export { offered } from "../chat/approval";
 export { approveWith, allowanceOf } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending/changes";
+export { TurnCheckpoints } from "../chat/checkpoint-turns";
 export { writePending } from "../chat/pending/editor";
 export { hunksOf } from "../chat/pending/diff";
 export { diskFiles } from "../chat/pending/editor";

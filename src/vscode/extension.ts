@@ -3,6 +3,7 @@ import { apiReady } from "./api-clock";
 import vscode = require("vscode");
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
+import { CheckpointReview, followCheckpoints } from "./checkpoints";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
@@ -35,22 +36,40 @@ export function activate(context: vscode.ExtensionContext) {
   // The agent's edits are pending changes the person reviews (unless they chose to be asked first).
   const pending = new PendingReview(context);
   const editor = new VsCodeEditor(context, pending);
-  context.subscriptions.push(status, pending);
+  // The answers' checkpoints: restore to a message from the panel; a restore a crash cut short is offered.
+  const checkpoints = new CheckpointReview(
+    context,
+    pending,
+    () => (held.runner?.runningChats().length ?? 0) > 0,
+  );
+  context.subscriptions.push(status, pending, checkpoints);
   registerProvider(context, models);
 
   let opened: Promise<Opened> | undefined;
+  const held: { runner?: Opened["runner"] } = {};
   const conversations = () =>
     (opened ??= openConversations(context, {
       models,
       editor,
       status,
+      checkpoint: (message) => checkpoints.checkpoint(message),
       running: (chat, running) => {
         panel.panel?.running(chat, running);
         // A run that ended with changes the person has not seen yet tells them, panel open or not.
         if (!running) void pending.notify();
       },
+    }).then((o) => {
+      held.runner = o.runner;
+      followCheckpoints(context, o.store, checkpoints);
+      return o;
     }));
-  const panel = registerPanel(context, { conversations, models, secrets: context.secrets, pending });
+  const panel = registerPanel(context, {
+    conversations,
+    models,
+    secrets: context.secrets,
+    pending,
+    checkpoints,
+  });
 
   const participant = registerParticipant(context, {
     models,
@@ -116,6 +135,8 @@ export function activate(context: vscode.ExtensionContext) {
     conversations: async () => ({ store: readOnly((await conversations()).store) }),
     /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
     tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
+    /** The conversations whose answer is running now (a restore waits until there is none). */
+    running: async () => (await conversations()).runner.runningChats(),
     /** The files with pending changes (the agent's edits the person has not kept or undone yet). */
     pending: async () => (await pending.list()).map((f) => ({ ...f })),
     /** One step of the execute-agent API (`POST /v4/agents/execute`): its status and JSON body. */

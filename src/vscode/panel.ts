@@ -13,6 +13,7 @@ import type { Models } from "./models";
 import { core } from "./core";
 import { logged, shown } from "./failures";
 import type { PendingReview } from "./pending";
+import type { CheckpointReview } from "./checkpoints";
 import { editorContext } from "./context";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
@@ -22,6 +23,8 @@ export interface PanelParts {
   secrets: vscode.SecretStorage;
   /** The agent's pending changes, listed in the panel's bar. */
   pending?: PendingReview;
+  /** The answers' checkpoints: restore to a message, changes since. */
+  checkpoints?: CheckpointReview;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -173,8 +176,12 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   }
 
   private host(view: vscode.WebviewView): ViewHost {
-    const { models, secrets } = this.parts;
+    const { models, secrets, checkpoints } = this.parts;
     return {
+      ...(checkpoints && {
+        restoreFilesTo: (message) => checkpoints.restoreFilesTo(message),
+        changesSince: (message) => checkpoints.showChangesSince(message),
+      }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
       assistants: repositoryAssistants,
       choices: () => models.choices(),

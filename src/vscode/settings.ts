@@ -37,6 +37,11 @@ export function settings() {
     defaultModel: own<string>("defaultModel") ?? "",
     approval: own<Record<string, "ask" | "allow">>("approval") ?? {},
     editsMode: editsModeOf(own<string>("edits.mode")),
+    checkpoints: {
+      enabled: own<boolean>("checkpoints.enabled") ?? true,
+      maxTotalBytes: Math.max(64, own<number>("checkpoints.maxTotalMB") ?? 2048) * 1024 * 1024,
+      maxFileBytes: Math.max(1, own<number>("checkpoints.maxFileMB") ?? 50) * 1024 * 1024,
+    },
     rounds: limit("limits.rounds") ?? 16,
     maxTokens: limit("limits.maxTokens", true) ?? 0,
     maxMs: (limit("limits.maxSeconds", true) ?? 0) * 1000,

@@ -103,7 +103,14 @@ async function act(page, request) {
     // filled and sent with Enter, or an option chosen. `nth` -1 is the last of that name; `within`
     // keeps to the transcript's item whose text holds it (an item is an article).
     const frame = await panelFrame(page);
-    const scope = request.within ? frame.locator("article", { hasText: request.within }) : frame;
+    let scope = frame;
+    if (request.within) {
+      // Scoped to the transcript's item showing `within`; off-screen items are not laid out
+      // (content-visibility), so the person scrolls to it first.
+      scope = frame.locator("#app article", { hasText: request.within }).first();
+      await scope.waitFor({ state: "attached", timeout: 20_000 });
+      await scope.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    }
     const all = scope.getByRole(request.role, { name: request.name, exact: true });
     const control = request.nth === -1 ? all.last() : all.nth(request.nth ?? 0);
     await control.waitFor({ timeout: 20_000 });

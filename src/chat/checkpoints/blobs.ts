@@ -228,7 +228,13 @@ export class Blobs {
       16,
     );
     const folders = new Set<string>();
+    // A first checkpoint renames thousands of blobs: the event loop is given back every few ms.
+    let slice = performance.now();
     for (const [hash, s] of staged) {
+      if (performance.now() - slice > 8) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
       const folder = join(this.folder, hash.slice(0, 2));
       if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
       folders.add(folder);

@@ -26,7 +26,7 @@ import {
   type Entry,
   type Manifest,
 } from "./manifest";
-import { applyPlan, plan } from "./restore";
+import { applyPlan, filesOf, plan } from "./restore";
 import { sized, type Ignore, type Note } from "./scan";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
@@ -60,6 +60,8 @@ export interface Restored {
   undo: string;
   /** Paths written or removed. */
   changed: number;
+  /** The files (not folders) written or removed, and whether each was there in the checkpoint. */
+  files: { path: string; removed: boolean }[];
   /** Paths left as they were, and why (too large, not covered, in the way). */
   notRestored: Note[];
 }
@@ -159,9 +161,11 @@ export class Checkpoints {
     return this.blobs.total;
   }
 
-  /** Records the workspace as it is now; returns the checkpoint. */
-  save(label: string, conversation: string, step?: Step): Promise<Checkpoint> {
-    return this.serial(async () => (await this.saveNow(label, conversation, step)).record);
+  /** Records the workspace as it is now (before the answer to `message`, when given); returns the checkpoint. */
+  save(label: string, conversation: string, step?: Step, message?: string): Promise<Checkpoint> {
+    return this.serial(
+      async () => (await this.saveNow(label, conversation, step, undefined, false, message)).record,
+    );
   }
 
   /** Puts the workspace back as checkpoint `id` recorded it, after a checkpoint of how it is now. */
@@ -268,7 +272,14 @@ export class Checkpoints {
     return r;
   }
 
-  private async saveNow(label: string, conversation: string, step?: Step, keep?: string, whole = false) {
+  private async saveNow(
+    label: string,
+    conversation: string,
+    step?: Step,
+    keep?: string,
+    whole = false,
+    message?: string,
+  ) {
     // Until it is removed, the marker says a crash may have left copies nothing refers to.
     const marker = join(this.folder, "dirty");
     writeFileSync(marker, "");
@@ -291,6 +302,7 @@ export class Checkpoints {
         id: `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`,
         label,
         conversation,
+        ...(message === undefined ? {} : { message }),
         created: Date.now(),
         manifest: put.hash,
         notCovered: scanned.notCovered,
@@ -326,16 +338,16 @@ export class Checkpoints {
     return d;
   }
 
-  private putBack(target: Manifest, now: Manifest, undo: string, step?: Step): Restored {
+  private async putBack(target: Manifest, now: Manifest, undo: string, step?: Step): Promise<Restored> {
     const p = plan(now, target);
     const nonce = randomBytes(4).toString("hex");
-    const failed = applyPlan(p, { root: this.root, blobs: this.blobs, index: this.index, nonce, step });
+    const failed = await applyPlan(p, { root: this.root, blobs: this.blobs, index: this.index, nonce, step });
     this.index.save();
     removeQuietly(join(this.folder, "restoring.json"));
     syncFolder(this.folder);
     this.interrupted = null;
     const changed = p.remove.length + p.write.length - failed.length;
-    return { undo, changed, notRestored: [...p.left, ...failed] };
+    return { undo, changed, files: filesOf(p, failed), notRestored: [...p.left, ...failed] };
   }
 
   /** Drops the oldest checkpoints until the kept copies fit the size limit (never those in `keep`). */

@@ -15,6 +15,8 @@ export const Record = z.object({
   label: z.string(),
   /** The conversation it belongs to (dropped with it). */
   conversation: z.string(),
+  /** The person's message whose answer it was taken before (absent: none, as before a restore, or older records). */
+  message: z.string().optional(),
   /** When it was taken (ms since the epoch). */
   created: z.number(),
   /** The blob of its manifest. */

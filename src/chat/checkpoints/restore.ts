@@ -87,6 +87,18 @@ export function plan(now: Manifest, target: Manifest): Plan {
   return out;
 }
 
+/** The files (not folders) plan `p` wrote or removed, less those in `failed`; `removed` when it is gone now. */
+export function filesOf(p: Plan, failed: Note[]): { path: string; removed: boolean }[] {
+  const missed = new Set(failed.map((f) => f.path));
+  const written = new Set(p.write.map((w) => w.path));
+  return [
+    ...p.remove
+      .filter((s) => s.entry.t !== "d" && !written.has(s.path))
+      .map((s) => ({ path: s.path, removed: true })),
+    ...p.write.filter((s) => s.entry.t !== "d").map((s) => ({ path: s.path, removed: false })),
+  ].filter((f) => !missed.has(f.path));
+}
+
 /** Where a restore writes and what it keeps up to date. */
 export interface Target {
   root: string;
@@ -97,9 +109,16 @@ export interface Target {
   step?: (path: string) => void;
 }
 
-/** Applies `p` to the workspace; returns the paths it could not put back, and why. */
-export function applyPlan(p: Plan, t: Target): Note[] {
+/** Applies `p` to the workspace (giving the event loop back every few ms); returns the paths it could not put back, and why. */
+export async function applyPlan(p: Plan, t: Target): Promise<Note[]> {
   const failed: Note[] = [];
+  let slice = performance.now();
+  // A restore of thousands of files must not hold the extension host: it pauses between paths.
+  const breathe = async (): Promise<void> => {
+    if (performance.now() - slice <= 8) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    slice = performance.now();
+  };
   const now = new Map<string, Entry>(p.remove.map((s) => [s.path, s.entry]));
   const folders = new Set<string>();
   let n = 0;
@@ -116,6 +135,7 @@ export function applyPlan(p: Plan, t: Target): Note[] {
   };
 
   for (const { path, entry } of p.remove) {
+    await breathe();
     const absolute = join(t.root, path);
     try {
       if (entry.t === "d") rmdirSync(absolute);
@@ -133,6 +153,7 @@ export function applyPlan(p: Plan, t: Target): Note[] {
 
   const modes: Step[] = [];
   for (const step of p.write) {
+    await breathe();
     const { path, entry } = step;
     const absolute = join(t.root, path);
     if (now.has(path) || !parentIsFolder(path)) {

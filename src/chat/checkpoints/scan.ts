@@ -66,6 +66,11 @@ export interface Scanned {
 // was (coarse file system clocks tick up to 2 s on FAT): such files are hashed again next time.
 const RACY_NS = 2_000_000_000n;
 const CHUNK = 1024 * 1024;
+// A walk gives the event loop back at least this often (ms), so the extension host stays responsive.
+const SLICE_MS = 8;
+
+/** Waits for the event loop to run what is waiting (timers, messages) once. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A size in words: "50 MB". */
 export function sized(bytes: number): string {
@@ -142,8 +147,9 @@ class Walker {
     else this.skip(path, `not covered: ${special(s)}`);
   }
 
-  /** Reads every queued folder, and the folders found in them. */
-  drain(): void {
+  /** Reads every queued folder, and the folders found in them, giving the event loop back as it goes. */
+  async drain(): Promise<void> {
+    let slice = performance.now();
     while (this.folders.length) {
       const folder = this.folders.pop() as { path: string; absolute: string };
       this.o.entered?.(folder.path, folder.absolute);
@@ -157,6 +163,11 @@ class Walker {
         continue;
       }
       for (const name of names) {
+        // A folder of many changed files takes a while to read: the event loop is given back between files.
+        if (performance.now() - slice > SLICE_MS) {
+          await breathe();
+          slice = performance.now();
+        }
         if (name === ".git") continue;
         const absolute = join(folder.absolute, name);
         if (this.o.skip.has(absolute)) continue;
@@ -268,10 +279,10 @@ class Walker {
 }
 
 /** Walks the whole workspace. */
-export function scan(o: ScanOptions): Scanned {
+export async function scan(o: ScanOptions): Promise<Scanned> {
   const w = new Walker(o, new Map());
   w.folders.push({ path: "", absolute: o.root });
-  w.drain();
+  await w.drain();
   for (const path of o.index.entries.keys()) if (!w.seen.has(path)) o.index.delete(path);
   return w.result(true);
 }
@@ -283,7 +294,7 @@ const depth = (path: string) => path.split("/").length;
  * `changed` paths (a watcher's report) and at the files the index says to look at again (racy,
  * hard-linked); new folders are walked whole.
  */
-export function rescan(o: ScanOptions, last: Manifest, changed: Set<string>): Scanned {
+export async function rescan(o: ScanOptions, last: Manifest, changed: Set<string>): Promise<Scanned> {
   const w = new Walker(o, last);
   const paths = new Set([...changed, ...o.index.racy, ...o.index.linked]);
   for (const path of [...paths].sort((a, b) => depth(a) - depth(b))) {
@@ -298,7 +309,7 @@ export function rescan(o: ScanOptions, last: Manifest, changed: Set<string>): Sc
     w.visit(path, absolute);
     // A folder already known only changed its mode; its contents come as their own paths.
     if (was?.t === "d" && w.manifest.get(path)?.t === "d") w.folders.pop();
-    w.drain();
+    await w.drain();
   }
   return w.result(false);
 }

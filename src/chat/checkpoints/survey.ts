@@ -63,7 +63,7 @@ export class Survey {
     const due = whole || this.since >= WALK_EVERY || Date.now() - this.walkedAt > WALK_MS;
     if (trusted && !due) {
       const last = this.last as Manifest;
-      const scanned = rescan(o, keep ? last : new Map(last), keep ? w.take() : w.peek());
+      const scanned = await rescan(o, keep ? last : new Map(last), keep ? w.take() : w.peek());
       const notes = keep ? this.notes : new Map(this.notes);
       for (const path of scanned.touched ?? []) {
         const why = noteOf(scanned.manifest.get(path), this.o.maxFileBytes);
@@ -77,7 +77,7 @@ export class Survey {
     if (w && !trusted && keep) w.reset();
     // Files known to be hard-linked before this walk were looked at every time; not those found now.
     const linked = new Set(this.o.index.linked);
-    const scanned = scan(o);
+    const scanned = await scan(o);
     if (reported && this.last) this.check(this.last, scanned.manifest, reported, linked);
     const notes = new Map<string, string>();
     for (const [path, e] of scanned.manifest) {

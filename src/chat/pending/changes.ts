@@ -197,6 +197,31 @@ export class PendingChanges {
   }
 
   /**
+   * The files `paths` were put back to a checkpoint. A file back as it was before the agent's
+   * first write here (or as its before-text) leaves the list, and the agent is told at its next
+   * turn; one put back to a state that still holds part of the agent's change stays pending,
+   * reviewed against the same before-text.
+   */
+  restored(paths: readonly string[]): Promise<void> {
+    return this.serial(async () => {
+      let changed = false;
+      for (const path of paths) {
+        const p = this.byPath.get(path);
+        if (!p) continue;
+        const now = (await this.files.read(path).catch(() => undefined)) ?? null;
+        if (now === p.original || now === p.before) {
+          this.byPath.delete(path);
+          this.notes.push(`${p.shown}: the person restored the files to a checkpoint; your change is gone.`);
+        } else this.byPath.set(path, { ...p, wrote: now ?? "" });
+        changed = true;
+      }
+      if (!changed) return;
+      await this.save();
+      for (const listener of this.listeners) listener();
+    });
+  }
+
+  /**
    * What the agent is told at its next turn: what became of each change settled since it was
    * last told, and what the person changed in a file still pending. Told once.
    */

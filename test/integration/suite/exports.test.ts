@@ -16,10 +16,13 @@ describe("Tandem's exports to other extensions", () => {
       "panelResolved",
       "participant",
       "pending",
+      "running",
       "tools",
       "version",
       "vscodeApiMs",
     ]);
+    // Which conversations are answering: a list of ids, to read.
+    assert.ok(Array.isArray(await (api.running as Fn)()));
     const opened = (await (api.conversations as Fn)()) as Record<string, unknown>;
     assert.deepEqual(Object.keys(opened), ["store"]);
     const store = opened.store as Record<string, Fn>;

@@ -39,14 +39,14 @@ export const panelSend = (text: string) => person<boolean>("panelSend", { text }
 /** The text the panel shows. */
 export const panelText = () => person<string>("panelText");
 /**
- * Acts on the panel's control of `role` named `name` (the `nth`, -1 the last; only inside the item
- * whose text holds `within`, when given): clicks it, or fills it with `fill` and presses Enter, or
- * chooses the option labelled `choose`.
+ * Acts on the panel's control of `role` named `name` (the `nth`, -1 the last; inside the transcript's
+ * item showing the text `within`, scrolled to, when given): clicks it, or fills it with `fill` and
+ * presses Enter, or chooses the option labelled `choose`.
  */
 export const panelControl = (
   role: "button" | "textbox" | "combobox",
   name: string,
-  how: { nth?: number; within?: string; fill?: string; choose?: string } = {},
+  how: { nth?: number; fill?: string; choose?: string; within?: string } = {},
 ) => person<boolean>("panelControl", { role, name, ...how });
 /** Clicks the button `label` of the notification that says `text`; gives the notification's message. */
 export const clickNotification = (text: string, label: string) =>

@@ -43,6 +43,10 @@ const HOSTILE: Record<PersonSetting, unknown> = {
   "tandem.plugins.allowPrivateAddresses": true,
   // The person chose to be asked before each write; the repository would have edits written at once.
   "tandem.edits.mode": "pending",
+  // Checkpoints off, or too small to keep anything: the agent's changes could not be taken back.
+  "tandem.checkpoints.enabled": false,
+  "tandem.checkpoints.maxTotalMB": 64,
+  "tandem.checkpoints.maxFileMB": 1,
 };
 
 /** The person's own value of each setting, distinct from the hostile one. */
@@ -57,6 +61,9 @@ const OWN: Record<PersonSetting, unknown> = {
   "tandem.execute.models": {},
   "tandem.plugins.allowPrivateAddresses": false,
   "tandem.edits.mode": "ask",
+  "tandem.checkpoints.enabled": true,
+  "tandem.checkpoints.maxTotalMB": 2048,
+  "tandem.checkpoints.maxFileMB": 50,
 };
 
 /**

@@ -1,0 +1,248 @@
+/**
+ * Checkpoints of the answers: before the first call of an answer that may write (an edit, a new
+ * file, a command, a plugin's tool), every workspace folder is recorded in its own checkpoint store
+ * (under the extension's storage), named after the person's message. The checkpoint record keeps
+ * the message's id, so "the files as they were before this message's answer" is known after a
+ * reload: the earliest checkpoint of the conversation taken at or after that message (the state
+ * before the agent wrote anything after it). Restoring puts every folder back to it.
+ */
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
+import {
+  Checkpoints,
+  type Change,
+  type Checkpoint,
+  type Restored,
+  type Version,
+} from "./checkpoints/checkpoints";
+import type { Ignore } from "./checkpoints/scan";
+import type { Item } from "./rows";
+
+/** A workspace folder: where it is, and its name as the person knows it. */
+export interface Folder {
+  root: string;
+  name: string;
+}
+
+/** The person's checkpoint settings (read from their own levels only). */
+export interface CheckpointSettings {
+  enabled: boolean;
+  /** Files larger than this are noted, never copied. */
+  maxFileBytes: number;
+  /** The oldest checkpoints are dropped past this total. */
+  maxTotalBytes: number;
+}
+
+/** What the answers' checkpoints need. */
+export interface TurnOptions {
+  /** The workspace folders now. */
+  folders(): readonly Folder[];
+  /** The folder the stores live in (the extension's storage). */
+  storage: string;
+  settings(): CheckpointSettings;
+  /** Paths each folder's checkpoints leave out. */
+  ignore?: Ignore;
+  /** Let a watcher say what changed (default true). */
+  watch?: boolean;
+}
+
+/** One folder's checkpoint for a message. */
+export interface Taken {
+  folder: Folder;
+  store: Checkpoints;
+  checkpoint: Checkpoint;
+}
+
+/** A path that differs between a checkpoint and now. */
+export interface Since extends Change {
+  folder: Folder;
+  checkpoint: string;
+}
+
+/** What a restore did, for the caller to settle what depends on the files (pending changes). */
+export interface Done {
+  /** The sentence for the person. */
+  text: string;
+  /** The absolute paths of the files the restore wrote or removed. */
+  files: string[];
+}
+
+/** A restore a crash cut short, in one folder. */
+export interface Cut {
+  folder: Folder;
+  label: string;
+}
+
+/** A short quotation of a message for a sentence. */
+function quoted(text: string): string {
+  const words = text.replace(/\s+/g, " ").trim();
+  return `“${words.length > 60 ? `${words.slice(0, 59)}…` : words}”`;
+}
+
+const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
+
+/** The checkpoints of every workspace folder, taken before the answers that may write. */
+export class TurnCheckpoints {
+  private readonly stores = new Map<string, Promise<Checkpoints>>();
+
+  constructor(private readonly o: TurnOptions) {}
+
+  /** Whether the person has checkpoints on. */
+  get enabled(): boolean {
+    return this.o.settings().enabled;
+  }
+
+  /**
+   * Records every folder before the answer to `message` writes (the runner calls it once per
+   * answer, before its first call that may write). Throws what failed, in words for the person.
+   */
+  async before(message: Item): Promise<void> {
+    if (!this.enabled) return;
+    const label = quoted(message.text);
+    const failed: string[] = [];
+    for (const folder of this.o.folders()) {
+      try {
+        const store = await this.store(folder);
+        await store.save(label, message.chat, undefined, message.id);
+      } catch (error) {
+        failed.push(`${folder.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (failed.length) throw new Error(`No checkpoint was taken (${failed.join("; ")}).`);
+  }
+
+  /** Each folder's checkpoint to go back to for `message`: the earliest of its conversation at or after it. */
+  async targets(message: Item): Promise<Taken[]> {
+    const out: Taken[] = [];
+    for (const folder of this.o.folders()) {
+      const store = await this.store(folder);
+      const checkpoint = store
+        .list(message.chat)
+        .find((c) => c.message !== undefined && c.message >= message.id);
+      if (checkpoint) out.push({ folder, store, checkpoint });
+    }
+    return out;
+  }
+
+  /** The paths that differ between the checkpoint of `message` and now, in every folder. */
+  async since(message: Item): Promise<Since[]> {
+    const out: Since[] = [];
+    for (const t of await this.targets(message))
+      for (const c of await t.store.diff(t.checkpoint.id))
+        if (c.kind !== "folder") out.push({ ...c, folder: t.folder, checkpoint: t.checkpoint.id });
+    return out;
+  }
+
+  /** Checkpoint `id`'s version of `path` in the folder at `root`. */
+  async read(root: string, id: string, path: string): Promise<Version | null> {
+    const folder = this.o.folders().find((f) => resolve(f.root) === resolve(root));
+    if (!folder) throw new Error("That folder is no longer in the workspace.");
+    return (await this.store(folder)).read(id, path);
+  }
+
+  /**
+   * Puts every folder back as it was before the answer to `message`; says what was done, and what
+   * a checkpoint could not cover. Throws when there is nothing to go back to.
+   */
+  async restore(message: Item): Promise<Done> {
+    const targets = await this.targets(message);
+    if (!targets.length) throw new Error(`Tandem changed no file since ${quoted(message.text)}.`);
+    const done: { folder: Folder; restored: Restored }[] = [];
+    for (const t of targets)
+      done.push({ folder: t.folder, restored: await t.store.restore(t.checkpoint.id) });
+    return { text: this.told(message, done), files: this.paths(done) };
+  }
+
+  /** The restores a crash cut short, in every folder. */
+  async interrupted(): Promise<Cut[]> {
+    const out: Cut[] = [];
+    for (const folder of this.o.folders()) {
+      const store = await this.store(folder).catch(() => undefined);
+      const cut = store?.interrupted;
+      const label = cut && store.list().find((c) => c.id === cut.target)?.label;
+      if (cut) out.push({ folder, label: label ?? "" });
+    }
+    return out;
+  }
+
+  /** Finishes (or leaves as they are) the restores a crash cut short; says what was done. */
+  async settleInterrupted(finish: boolean): Promise<Done> {
+    const done: { folder: Folder; restored: Restored }[] = [];
+    for (const { folder } of await this.interrupted()) {
+      const store = await this.store(folder);
+      if (finish) done.push({ folder, restored: await store.finishRestore() });
+      else await store.abandonRestore();
+    }
+    if (!finish) return { text: "The files were left as they are.", files: [] };
+    const changed = done.reduce((n, d) => n + d.restored.changed, 0);
+    return { text: `The restore was finished: ${files(changed)} put back.`, files: this.paths(done) };
+  }
+
+  /** Drops the checkpoints of the conversation `chat` in every folder (it was deleted). */
+  async dropFor(chat: string): Promise<void> {
+    for (const folder of this.o.folders()) await (await this.store(folder)).dropFor(chat);
+  }
+
+  /** Drops the checkpoints of every conversation not in `kept` (deleted while the window was closed). */
+  async keepOnly(kept: ReadonlySet<string>): Promise<void> {
+    for (const folder of this.o.folders()) {
+      const store = await this.store(folder);
+      const gone = new Set(store.list().map((c) => c.conversation));
+      for (const chat of gone) if (!kept.has(chat)) await store.dropFor(chat);
+    }
+  }
+
+  /** Closes every store. */
+  async close(): Promise<void> {
+    const open = [...this.stores.values()];
+    this.stores.clear();
+    for (const s of open) await (await s.catch(() => undefined))?.close();
+  }
+
+  /** The store of `folder`, opened on first use (its own folder under the storage, named by the root's hash). */
+  store(folder: Folder): Promise<Checkpoints> {
+    const root = resolve(folder.root);
+    let open = this.stores.get(root);
+    if (!open) {
+      const s = this.o.settings();
+      const name = createHash("sha256").update(root).digest("hex").slice(0, 16);
+      open = Checkpoints.open({
+        root,
+        folder: join(this.o.storage, "checkpoints", name),
+        ignore: this.o.ignore,
+        maxFileBytes: s.maxFileBytes,
+        maxTotalBytes: s.maxTotalBytes,
+        watch: this.o.watch,
+      });
+      // A store that failed to open is tried again next time (another window may have let it go).
+      open.catch(() => this.stores.delete(root));
+      this.stores.set(root, open);
+    }
+    return open;
+  }
+
+  private paths(done: { folder: Folder; restored: Restored }[]): string[] {
+    return done.flatMap((d) => d.restored.files.map((f) => join(d.folder.root, ...f.path.split("/"))));
+  }
+
+  /** The sentence for the person: what was put back, what was removed, what was not covered. */
+  private told(message: Item, done: { folder: Folder; restored: Restored }[]): string {
+    const all = done.flatMap((d) => d.restored.files);
+    const removed = all.filter((f) => f.removed).length;
+    const put = all.length - removed;
+    const several = done.length > 1;
+    const left = done.flatMap((d) =>
+      d.restored.notRestored.map((n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${n.why})`),
+    );
+    let text = put
+      ? `Restored ${files(put)} to how they were before ${quoted(message.text)}`
+      : removed
+        ? `The files are as they were before ${quoted(message.text)}`
+        : `The files were already as they were before ${quoted(message.text)}`;
+    if (removed) text += `; ${files(removed)} created since ${removed === 1 ? "was" : "were"} removed`;
+    text += ".";
+    if (left.length)
+      text += ` Not restored: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ` and ${left.length - 5} more` : ""}.`;
+    return text;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Checkpoints in VS Code: the answers' checkpoints (src/chat/checkpoint-turns.ts) kept in the
+ * extension's workspace storage, restored from the panel after a modal question naming how many
+ * files change, shown against now in VS Code's multi-file diff editor (the checkpoint's side is a
+ * read-only virtual document), and an interrupted restore offered on activation.
+ */
+import { join } from "node:path";
+import vscode = require("vscode");
+import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
+import type { Item } from "../chat/rows";
+import type { Store } from "../chat/store";
+import { workspaceFolders } from "./conversations";
+import { core } from "./core";
+import type { PendingReview } from "./pending";
+import { settings } from "./settings";
+
+/** The scheme of a checkpoint's version of a file. */
+const SCHEME = "tandem-checkpoint";
+
+/** A file as checkpoint `id` of the folder `root` recorded it, as a virtual document's address. */
+function checkpointUri(root: string, id: string, path: string): vscode.Uri {
+  const name = path.split("/").pop() ?? path;
+  return vscode.Uri.from({
+    scheme: SCHEME,
+    path: `/${id}/${name}`,
+    query: new URLSearchParams({ root, id, path }).toString(),
+  });
+}
+
+/** The answers' checkpoints of this window. */
+export class CheckpointReview implements vscode.Disposable {
+  private opened: TurnCheckpoints | undefined;
+  private readonly parts: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly pending: PendingReview,
+    /** True while an answer runs in any conversation (it may be writing: a restore then waits for it to end). */
+    private readonly running: () => boolean,
+  ) {
+    this.parts.push(
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+        provideTextDocumentContent: (uri) => this.content(uri),
+      }),
+    );
+  }
+
+  /** The checkpoints, opened on first use. */
+  private turns(): TurnCheckpoints {
+    return (this.opened ??= new (core().TurnCheckpoints)({
+      folders: workspaceFolders,
+      storage: (this.context.storageUri ?? this.context.globalStorageUri).fsPath,
+      settings: () => settings().checkpoints,
+    }));
+  }
+
+  /** Records every folder before the answer to `message` writes (the runner's `checkpoint`). */
+  checkpoint(message: Item): Promise<void> {
+    return this.turns().before(message);
+  }
+
+  /**
+   * Puts the files back as they were before the answer to `message`, once the person confirms in
+   * a modal naming how many files change; the pending changes of restored files are settled.
+   * Resolves with what was done; throws when it cannot, or when the person says no.
+   */
+  async restoreFilesTo(message: Item): Promise<string> {
+    // A checkpoint covers the whole workspace: an answer still writing anywhere would be mixed in.
+    if (this.running()) throw new Error(vscode.l10n.t("An answer is still running; stop it first."));
+    const turns = this.turns();
+    const since = await turns.since(message);
+    const targets = await turns.targets(message);
+    if (!targets.length) throw new Error(vscode.l10n.t("Tandem changed no file since that message."));
+    if (!since.length) return vscode.l10n.t("The files are already as they were before that message.");
+    const created = since.filter((c) => c.change === "added").length;
+    const restore = vscode.l10n.t("Restore");
+    const cancel = vscode.l10n.t("Cancel");
+    // A notification, not a modal: VS Code refuses modal dialogs under its extension tests, and
+    // Tandem asks its other questions this way too (it works with the panel closed).
+    const said = await vscode.window.showWarningMessage(
+      vscode.l10n.t("Restore {0} to how they were before {1}?", counted(since.length), quoted(message.text)) +
+        (created ? " " + vscode.l10n.t("{0} created since will be removed.", counted(created)) : "") +
+        " " +
+        vscode.l10n.t("A checkpoint of the files as they are now is taken first."),
+      restore,
+      cancel,
+    );
+    if (said !== restore) throw new Error(vscode.l10n.t("The restore was cancelled."));
+    const done = await turns.restore(message);
+    await (await this.pending.changes()).restored(done.files);
+    return done.text;
+  }
+
+  /** Opens VS Code's diff editor on every file that changed since the checkpoint of `message`. */
+  async showChangesSince(message: Item): Promise<string | undefined> {
+    const since = await this.turns().since(message);
+    if (!since.length) return vscode.l10n.t("No file changed since that message's checkpoint.");
+    const empty = (c: Since) => checkpointUri(c.folder.root, "none", c.path);
+    const resources = since.map((c): [vscode.Uri, vscode.Uri, vscode.Uri] => {
+      const file = vscode.Uri.file(join(c.folder.root, ...c.path.split("/")));
+      const then = c.change === "added" ? empty(c) : checkpointUri(c.folder.root, c.checkpoint, c.path);
+      const now = c.change === "deleted" ? empty(c) : file;
+      return [file, then, now];
+    });
+    await vscode.commands.executeCommand(
+      "vscode.changes",
+      vscode.l10n.t("Changes since “{0}”", message.text.slice(0, 40)),
+      resources,
+    );
+    return undefined;
+  }
+
+  /** Drops the checkpoints of the conversation `chat` (deleted). */
+  dropFor(chat: string): Promise<void> {
+    return this.turns().dropFor(chat);
+  }
+
+  /** Drops the checkpoints of conversations that are gone (deleted while no window held them). */
+  keepOnly(chats: ReadonlySet<string>): Promise<void> {
+    return this.turns().keepOnly(chats);
+  }
+
+  /** Offers to finish a restore a crash cut short: "Finish restoring" or "Leave as is". */
+  async offerInterrupted(): Promise<void> {
+    const cut = await this.turns().interrupted();
+    if (!cut.length) return;
+    const finish = vscode.l10n.t("Finish restoring");
+    const leave = vscode.l10n.t("Leave as is");
+    const label = cut[0].label;
+    const said = await vscode.window.showWarningMessage(
+      label
+        ? vscode.l10n.t("Tandem: restoring the files to before {0} was interrupted.", label)
+        : vscode.l10n.t("Tandem: restoring the files was interrupted."),
+      finish,
+      leave,
+    );
+    if (said !== finish && said !== leave) return;
+    const done = await this.turns().settleInterrupted(said === finish);
+    await (await this.pending.changes()).restored(done.files);
+    void vscode.window.showInformationMessage(`Tandem: ${done.text}`);
+  }
+
+  dispose(): void {
+    for (const p of this.parts) p.dispose();
+    void this.opened?.close();
+  }
+
+  /** A checkpoint's version of a file, as text (what it could not keep is said instead). */
+  private async content(uri: vscode.Uri): Promise<string> {
+    const q = new URLSearchParams(uri.query);
+    const [root, id, path] = [q.get("root") ?? "", q.get("id") ?? "", q.get("path") ?? ""];
+    if (id === "none") return "";
+    const version = await this.turns().read(root, id, path);
+    if (!version) return "";
+    if (version.kind === "file") return version.bytes.toString("utf8");
+    if (version.kind === "link") return vscode.l10n.t("(a link to {0})", version.target);
+    if (version.kind === "folder") return vscode.l10n.t("(a folder)");
+    return vscode.l10n.t("(not kept in the checkpoint: {0})", version.why);
+  }
+}
+
+// A deleted conversation can be brought back for 10 s in the panel: its checkpoints wait longer.
+const DROP_AFTER_MS = 15_000;
+
+/**
+ * Keeps the checkpoints in step with the conversations: a deleted one's are dropped once it can no
+ * longer be brought back (and those of conversations deleted while no window held them, when this
+ * window writes the store); then offers a restore a crash cut short.
+ */
+export function followCheckpoints(
+  context: vscode.ExtensionContext,
+  store: Store,
+  review: CheckpointReview,
+): void {
+  const said = (error: unknown) => console.warn(`Tandem: checkpoints: ${String(error)}`);
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const unfollow = store.follow({ table: "conversations" }, (change) => {
+    if (change.row) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!store.get("conversations", change.key)) void review.dropFor(change.key).catch(said);
+    }, DROP_AFTER_MS);
+    timers.add(timer);
+  });
+  context.subscriptions.push({
+    dispose: () => {
+      unfollow();
+      for (const t of timers) clearTimeout(t);
+    },
+  });
+  if (store.writable) void review.keepOnly(new Set(store.conversations().map((c) => c.id))).catch(said);
+  void review.offerInterrupted().catch(said);
+}
+
+/** A short quotation of the person's message. */
+function quoted(text: string): string {
+  const words = text.replace(/\s+/g, " ").trim();
+  return `“${words.length > 60 ? `${words.slice(0, 59)}…` : words}”`;
+}
+
+/** "1 file", "3 files". */
+function counted(n: number): string {
+  return n === 1 ? vscode.l10n.t("1 file") : vscode.l10n.t("{0} files", n);
+}
