@@ -1,23 +1,28 @@
 /**
- * "Restore…" on the person's message: the files as they were before its answer, the conversation
- * as it was before it (a new conversation), or both; and "Show changes since", which opens the
+ * t("Restore…") on the person's message: the files as they were before its answer, the conversation
+ * as it was before it (a new conversation), or both; and t("Show changes since"), which opens the
  * editor's diff. The host asks for confirmation (naming how many files change) before it writes.
  */
 import type { Item } from "../src/protocol/rows";
 import { button, h } from "./dom";
+import { t } from "../src/protocol/l10n";
 import type { Panel } from "./items";
 
-/** The "Restore…" button of a message and the choices it opens below the message. */
+/** The t("Restore…") button of a message and the choices it opens below the message. */
 export class RestoreMenu {
   readonly button: HTMLButtonElement;
   /** The choices, empty while closed (placed by the message's view). */
-  readonly menu = h("div", { class: "restore-menu", role: "group", "aria-label": "Restore to this message" });
+  readonly menu = h("div", {
+    class: "restore-menu",
+    role: "group",
+    "aria-label": t("Restore to this message"),
+  });
 
   constructor(
     private readonly item: Item,
     private readonly panel: Panel,
   ) {
-    this.button = button("history", "Restore…", () => this.toggle(), { className: "restore-message" });
+    this.button = button("history", t("Restore…"), () => this.toggle(), { className: "restore-message" });
     this.button.setAttribute("aria-expanded", "false");
   }
 
@@ -28,19 +33,19 @@ export class RestoreMenu {
       this.close();
     };
     this.menu.replaceChildren(
-      button("file", "Restore files", restore(true, false), { showLabel: true }),
-      button("comment-discussion", "Restore conversation", restore(false, true), { showLabel: true }),
-      button("history", "Restore both", restore(true, true), { showLabel: true }),
+      button("file", t("Restore files"), restore(true, false), { showLabel: true }),
+      button("comment-discussion", t("Restore conversation"), restore(false, true), { showLabel: true }),
+      button("history", t("Restore both"), restore(true, true), { showLabel: true }),
       button(
         "diff",
-        "Show changes since",
+        t("Show changes since"),
         () => {
           this.panel.host.post({ type: "changesSince", item: this.item.id });
           this.close();
         },
         { showLabel: true },
       ),
-      button("close", "Cancel", () => this.close()),
+      button("close", t("Cancel"), () => this.close()),
     );
     this.button.setAttribute("aria-expanded", "true");
     (this.menu.firstElementChild as HTMLElement | null)?.focus();
