@@ -40,7 +40,7 @@ export interface TurnOptions {
   /** The folder the stores live in (the extension's storage). */
   storage: string;
   settings(): CheckpointSettings;
-  /** Paths each folder's checkpoints leave out. */
+  /** Paths each folder's checkpoints leave out (default: the folders of REGENERATED). */
   ignore?: Ignore;
   /** Let a watcher say what changed (default true). */
   watch?: boolean;
@@ -80,6 +80,31 @@ function quoted(text: string): string {
 }
 
 const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
+
+/**
+ * Folders a package manager or a tool fills again by itself (dependencies, caches): not recorded
+ * unless the caller says otherwise. Recording them would make the first checkpoint of a project a
+ * copy of its dependencies (hundreds of MB) — the cost people hate in shadow-git checkpoints.
+ */
+export const REGENERATED = new Set([
+  "node_modules",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".tox",
+  ".gradle",
+  ".next",
+  ".nuxt",
+  ".turbo",
+  ".parcel-cache",
+]);
+
+/** Leaves out folders named in REGENERATED, wherever they are. */
+export const leaveRegenerated: Ignore = (path, folder) =>
+  folder && REGENERATED.has(path.slice(path.lastIndexOf("/") + 1));
 
 /** The checkpoints of every workspace folder, taken before the answers that may write. */
 export class TurnCheckpoints {
@@ -209,7 +234,7 @@ export class TurnCheckpoints {
       open = Checkpoints.open({
         root,
         folder: join(this.o.storage, "checkpoints", name),
-        ignore: this.o.ignore,
+        ignore: this.o.ignore ?? leaveRegenerated,
         maxFileBytes: s.maxFileBytes,
         maxTotalBytes: s.maxTotalBytes,
         watch: this.o.watch,

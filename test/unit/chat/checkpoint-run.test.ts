@@ -122,6 +122,21 @@ describe("checkpoints of the answers: taken before the first write, restored byt
     assert.deepEqual(changes.list(), []);
   });
 
+  it("leaves dependency folders out: node_modules is not recorded, and a restore leaves it as it is", async () => {
+    const { root, turns } = await setUp([
+      calls([command("printf installed > node_modules/dep/index.js && printf changed > a.txt")]),
+      says("Installed."),
+    ]);
+    write(root, { "node_modules/dep/index.js": "module.exports = 1;\n", "lib/venv/x.py": "kept\n" });
+    const user = asked("Install", b!.chat());
+    await b!.send(user);
+    const [target] = await turns.targets(user);
+    assert.equal(await turns.read(root, target.checkpoint.id, "node_modules/dep/index.js"), null);
+    await turns.restore(user);
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+    assert.equal(readFileSync(join(root, "node_modules/dep/index.js"), "utf8"), "installed");
+  });
+
   it("takes no checkpoint for an answer that only reads", async () => {
     const { taken, turns } = await setUp([
       calls([["read_file", JSON.stringify({ path: "a.txt" })]]),
