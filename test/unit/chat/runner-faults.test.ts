@@ -25,7 +25,6 @@ describe("chat runner: a write that fails mid-answer", () => {
     const put = store.put.bind(store);
     let refusals = 0;
     store.put = <T extends Table>(table: T, row: Rows[T]): void => {
-      console.log("put", table, "kind" in row ? row.kind : "", "text" in row ? row.text : "", refusals);
       if (table === "items" && "kind" in row && refusals < 2 && (row.kind === "text" || refusals > 0)) {
         refusals++;
         throw new Error("ENOSPC: no space left on device");
