@@ -155,6 +155,11 @@ export async function judge(
   };
 }
 
+/** What the model reads for a call the rules refused (`why` as the call item shows it), so it can adapt. */
+export function refusedNote(why: string): string {
+  return `Refused, not run: ${why} The person's own rules decided this, not a question to them; do not try the same again: do it another way, or tell the person what you need.`;
+}
+
 /** No command rules: every command line is asked. */
 const NO_RULES = { allow: [], deny: [] };
 

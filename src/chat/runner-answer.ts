@@ -11,7 +11,7 @@ import { run } from "../agent/run";
 import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
 import { allowedTool, askPerson, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
-import { approveWith, grantTo, type Allowance } from "./judge";
+import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
@@ -366,7 +366,7 @@ async function approveCall(
   rules: Rules,
   call: Call,
   halt: AbortSignal,
-): Promise<boolean> {
+): Promise<boolean | string> {
   const row = written.callItem(call);
   const tool = tools.find((t) => t.name === call.name);
   if (!row || !tool) return false;
@@ -388,6 +388,7 @@ async function approveCall(
   if (judged.verdict === "refused") {
     const why = judged.reasons.join(" ") || `The tool ${call.name} may not run here.`;
     runs.store.put("items", { ...row, state: "declined", text: why });
+    return refusedNote(why);
   }
   return yes === true;
 }

@@ -32,7 +32,7 @@ export {
 } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
 export { offered } from "../chat/approval";
-export { approveWith, allowanceOf } from "../chat/judge";
+export { approveWith, allowanceOf, refusedNote } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending/changes";
 export { writePending } from "../chat/pending/editor";

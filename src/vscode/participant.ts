@@ -234,7 +234,10 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     a.approve = async (call) => {
       const tool = tools.find((t) => t.name === call.name);
       if (!tool) return false;
-      const { yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
+      const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
+      // Refused by the person's rules: the model reads why, as in the panel.
+      if (judged.verdict === "refused")
+        return core().refusedNote(judged.reasons.join(" ") || `The tool ${call.name} may not run here.`);
       return yes === true;
     };
     const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });

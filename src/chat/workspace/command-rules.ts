@@ -20,6 +20,8 @@
  */
 
 import { parse, type ParseEntry } from "shell-quote";
+import { oneLine } from "./describe";
+import { visible } from "./visible";
 
 /** The rules the person keeps: command lines allowed without asking, and refused. */
 export interface CommandRules {
@@ -247,11 +249,17 @@ function denyParts(line: string, depth = 0): string[][] {
 
 /** The deny rule that refuses `line`, if any. */
 export function deniedBy(line: string, deny: readonly string[]): string | undefined {
+  return refusal(line, deny)?.rule;
+}
+
+/** The deny rule that refuses `line` and the part of the line it matched, if any. */
+function refusal(line: string, deny: readonly string[]): { rule: string; part: string[] } | undefined {
   const parts = denyParts(line);
   for (const rule of deny) {
     const read = ruleWords(rule);
     if ("why" in read) continue;
-    if (parts.some((part) => denies(read.words, part))) return rule;
+    const part = parts.find((p) => denies(read.words, p));
+    if (part) return { rule, part };
   }
   return undefined;
 }
@@ -268,9 +276,15 @@ function allowWords(allow: readonly string[]): { rule: string; words: string[] }
 
 /** Judges `line` under `rules`: denied by a deny rule, allowed when plain and every part allowed, else asked. */
 export function judgeCommand(line: string, rules: CommandRules): CommandJudgement {
-  const denied = deniedBy(line, rules.deny);
+  const denied = refusal(line, rules.deny);
   if (denied !== undefined) {
-    return { verdict: "denied", rule: denied, why: `Your rule "${denied}" refuses this command.` };
+    // The part is named so the model (and the person) can tell what to change.
+    const part = visible(oneLine(denied.part.join(" ")));
+    return {
+      verdict: "denied",
+      rule: denied.rule,
+      why: `Your rule "${denied.rule}" refuses this command (its part \`${part}\`).`,
+    };
   }
   const plain = plainParts(line);
   if ("why" in plain) return { verdict: "ask", why: `No rule can allow it. ${plain.why}` };
