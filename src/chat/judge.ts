@@ -17,7 +17,8 @@ import {
 } from "./approval";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
-import { protectedPath, RUNS_CODE } from "./workspace/protected";
+import { place, type Folder, type Placed } from "./workspace/folders";
+import { protectedIn, RUNS_CODE } from "./workspace/protected";
 import { visible } from "./workspace/visible";
 
 /**
@@ -106,6 +107,7 @@ export async function judge(
   const field = TARGETS[tool.name];
   const target = field ? args[field] : undefined;
   let ruled: CommandJudgement | undefined;
+  const folders = foldersOf(rules);
   if (tool.name === "run_command") {
     ruled = judgeCommand(
       typeof args.command === "string" ? args.command : "",
@@ -116,16 +118,17 @@ export async function judge(
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
-    if (ruled.verdict === "allowed" && rules.root) {
-      const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
+    if (ruled.verdict === "allowed" && folders.length) {
+      const cwd = placeOf(folders, typeof args.cwd === "string" ? args.cwd : ".");
+      const place = await touched(folders, cwd, typeof args.command === "string" ? args.command : "");
       if (place) {
         reasons.push(`It ${RUNS_CODE}: the command names a protected place (${place}).`);
         pinned = true;
       }
     }
   }
-  if (typeof target === "string" && rules.root) {
-    const place = await protectedPath(rules.root, target);
+  if (typeof target === "string" && folders.length) {
+    const place = await protectedIn(folders, target);
     if (place) {
       reasons.push(`It ${RUNS_CODE}: ${visible(oneLine(target))} is in a protected place (${place}).`);
       pinned = true;
@@ -163,13 +166,31 @@ export function refusedNote(why: string): string {
 /** No command rules: every command line is asked. */
 const NO_RULES = { allow: [], deny: [] };
 
-/** The protected place a word of the command line `line` names (`--out=.git/x` counts too), if any. */
-async function touched(root: string, line: string): Promise<string | undefined> {
+/** The workspace's folders the guards look in: the rules' folders, or its one root. */
+function foldersOf(rules: Rules): Folder[] {
+  if (rules.folders?.length) return [...rules.folders];
+  return rules.root ? [{ name: "", root: rules.root }] : [];
+}
+
+/** Where a command runs: the folder its cwd names (the first when it names none) and the cwd in it. */
+function placeOf(folders: Folder[], cwd: string): Placed {
+  try {
+    return place(folders, cwd, folders[0]);
+  } catch {
+    return { folder: folders[0], path: "." };
+  }
+}
+
+/**
+ * The protected place a word of the command line `line` names (`--out=.git/x` counts too), if any,
+ * a relative word read from the command's `cwd` and from its folder's top.
+ */
+async function touched(folders: Folder[], cwd: Placed, line: string): Promise<string | undefined> {
   for (const word of line.split(/[\s'"]+/)) {
     for (const path of [word, word.slice(word.indexOf("=") + 1)]) {
       if (!path || path.startsWith("-")) continue;
-      const place = await protectedPath(root, path);
-      if (place) return place;
+      const found = await protectedIn(folders, path, cwd);
+      if (found) return found;
     }
   }
   return undefined;

@@ -12,6 +12,7 @@ import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "..
 import { allowedTool, askPerson, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
 import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
+import { nameFolders } from "./workspace/folders";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
@@ -251,6 +252,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       commands: host.commands,
       said: items.filter((i) => i.kind === "user").map((i) => i.text),
       root: host.root?.(),
+      // Named as the tools name them, so a path the model writes is guarded in the folder it names.
+      folders: host.folders ? nameFolders(host.folders()) : undefined,
     };
     const skills = [...store.rows("skills"), ...((await host.skills?.()) ?? [])];
     const own = chatTools({

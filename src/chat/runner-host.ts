@@ -38,6 +38,8 @@ export interface Host {
   notes?(): Promise<string[]>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
+  /** Every folder of the workspace with its name (as the tools get them): protected paths are looked for in each. */
+  folders?(): { root: string; name?: string }[];
   /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */

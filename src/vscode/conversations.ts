@@ -145,6 +145,7 @@ export async function openConversations(
     commands: commandRules,
     notes: () => parts.editor.notes(),
     root: workspaceRoot,
+    folders: workspaceFolders,
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
     roots: workspaceRoots,
     assistants: repositoryAssistants,

@@ -31,6 +31,7 @@ export {
   ripgrepUnder,
 } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
+export { nameFolders } from "../chat/workspace/folders";
 export { offered } from "../chat/approval";
 export { approveWith, allowanceOf, refusedNote } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";

@@ -7,7 +7,7 @@ import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
 import { registerExecute } from "./execute";
-import { agentTools, openConversations, workspaceRoot, type Opened } from "./conversations";
+import { agentTools, openConversations, workspaceFolders, workspaceRoot, type Opened } from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { editorFacts } from "./facts";
 import { Models } from "./models";
@@ -56,6 +56,7 @@ export function activate(context: vscode.ExtensionContext) {
     approvals: approvalSettings,
     commands: commandRules,
     root: workspaceRoot,
+    folders: workspaceFolders,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

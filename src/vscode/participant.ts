@@ -20,6 +20,8 @@ export interface ParticipantParts {
   approvals: () => Readonly<Record<string, Setting>>;
   /** The workspace folder, where protected paths are looked for. */
   root: () => string | undefined;
+  /** Every folder of the workspace with its name: a path is guarded in the folder it names. */
+  folders?: () => { root: string; name: string }[];
   /** The person's command rules for run_command. */
   commands?: CommandRuleBook;
 }
@@ -227,6 +229,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       commands: parts.commands,
       said: saidIn(chat, request.prompt),
       root: parts.root(),
+      folders: parts.folders ? core().nameFolders(parts.folders()) : undefined,
     };
     const a = agent(model, INSTRUCTIONS, offered(tools, rules));
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
