@@ -152,13 +152,14 @@ export async function openConversations(
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
       if (keptFile) return keptFile;
-      const roots = workspaceFolders().map((folder) => folder.root);
-      if (!roots.length) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
-      // A file of any folder of the workspace can be attached; the first folder that holds it decides.
+      const folders = workspace.nameFolders(workspaceFolders());
+      if (!folders.length) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
+      // A file of any folder of the workspace can be attached: the folder its path names
+      // (`api/src/a.ts`, as the tools and the picker name it), else the first folder that holds it.
       let full: string | undefined;
       let refused: unknown;
-      for (const root of roots) {
-        full = await workspace.inside(root, path).catch((error: unknown) => {
+      for (const at of workspace.placesOf(folders, path)) {
+        full = await workspace.inside(at.folder.root, at.path).catch((error: unknown) => {
           refused = error;
           return undefined;
         });
@@ -181,10 +182,8 @@ export async function openConversations(
         );
       return { name, type: "", path: full };
     },
-    skills: async () => {
-      const root = workspaceRoot();
-      return root ? (await skills.readSkills(root)).skills : [];
-    },
+    // Each folder's skills, read inside that folder (named by folder when there are several).
+    skills: async () => (await skills.readFolderSkills(skills.nameFolders(workspaceFolders()))).skills,
     // Read at each run, so a changed setting applies to the next answer.
     get limits() {
       const s = settings();

@@ -13,7 +13,7 @@ export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../
 export { Store } from "../chat/store";
 export { serve } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugin-set";
-export { readSkills } from "../chat/skills";
+export { readSkills, readFolderSkills } from "../chat/skills";
 export { readAssistantFiles } from "../chat/assistant-files";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
@@ -31,7 +31,7 @@ export {
   ripgrepUnder,
 } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
-export { nameFolders } from "../chat/workspace/folders";
+export { nameFolders, placesOf } from "../chat/workspace/folders";
 export { offered } from "../chat/approval";
 export { approveWith, allowanceOf, refusedNote } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";

@@ -82,7 +82,7 @@ async function codeAction(action: "copy" | "insert" | "new-file", code: string, 
 async function openInWorkspace(path: string): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === "file")
-    .map((f) => f.uri.fsPath);
+    .map((f) => ({ root: f.uri.fsPath, name: f.name }));
   let file: string;
   try {
     file = await core().fileInFolders(folders, path);
