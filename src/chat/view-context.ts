@@ -6,6 +6,8 @@ import type { FileRef } from "../protocol/files";
 import type { ContextRef, HostMessage } from "../protocol/messages";
 import { Kept, resolveRefs, type EditorContext } from "./context-refs";
 import { suggest } from "./context-suggest";
+import { forgetKept } from "./context-sweep";
+import type { Item } from "./rows";
 
 /** What the editor gives the panel's context: what it knows, and where kept files go. */
 export interface ContextHost {
@@ -23,6 +25,17 @@ export class PanelContext {
     private readonly send: (message: HostMessage) => void,
   ) {
     if (host) this.kept = new Kept(host.folder);
+  }
+
+  /**
+   * Removes the kept files of a deleted conversation's `rows` that no item of `remaining` refers
+   * to, once the deletion is final (the person can no longer bring it back).
+   */
+  async forget(rows: readonly Item[], remaining: Iterable<Item>): Promise<void> {
+    if (!this.host) return;
+    await forgetKept(this.host.folder, rows, remaining).catch((error: unknown) =>
+      console.error(`Tandem: a deleted conversation's context files stay: ${String(error)}`),
+    );
   }
 
   /** Answers the picker with its entries for `query`. */

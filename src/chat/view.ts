@@ -359,10 +359,19 @@ export class PanelView {
     if (!row) return;
     const rows = this.store.items(chat);
     this.store.deleteConversation(chat);
-    const timer = setTimeout(() => this.deleted.delete(chat), UNDO_MS);
+    const timer = setTimeout(() => this.deletedForGood(chat), UNDO_MS);
     timer.unref?.();
     this.deleted.set(chat, { rows, chat: row, timer });
     if (this.chat === chat) this.openChat("");
+  }
+
+  /** The deletion of `chat` can no longer be undone: its kept context files go too. */
+  private deletedForGood(chat: string): void {
+    const gone = this.deleted.get(chat);
+    if (!gone) return;
+    clearTimeout(gone.timer);
+    this.deleted.delete(chat);
+    void this.context.forget(gone.rows, this.store.rows("items"));
   }
 
   private undoDelete(chat: string): void {
@@ -394,6 +403,7 @@ export class PanelView {
     for (const stop of this.unfollow) stop();
     this.items?.();
     this.blocks.dropAll();
-    for (const d of this.deleted.values()) clearTimeout(d.timer);
+    // A panel closed within the undo window makes its deletions final.
+    for (const chat of [...this.deleted.keys()]) this.deletedForGood(chat);
   }
 }

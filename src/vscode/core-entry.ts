@@ -18,6 +18,7 @@ export { readAssistantFiles } from "../chat/assistant-files";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
 export { Kept } from "../chat/context-refs";
+export { sweepKept } from "../chat/context-sweep";
 export { outputFacts } from "../chat/runner-items";
 export { exportMarkdown, exportJson } from "../chat/export";
 export {
