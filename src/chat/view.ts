@@ -79,7 +79,7 @@ export class PanelView {
       case "send": {
         // The references are read now: the message carries what they held when it was sent.
         const context = await this.context.resolve(m.context ?? []);
-        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant);
+        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant, m.instructions);
         return;
       }
       case "suggest":
@@ -187,12 +187,14 @@ export class PanelView {
     files: FileRef[],
     model: string,
     assistant: string,
+    instructions?: boolean,
   ): Promise<string> {
     let id = chat;
     if (!id || !this.store.get("conversations", id)) {
       const agent = assistant || this.store.rows("assistants")[0]?.id || "";
       const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
-      this.store.put("conversations", row);
+      // The switch as the person set it before the conversation existed.
+      this.store.put("conversations", instructions === false ? { ...row, instructions } : row);
       id = row.id;
     }
     if (id !== this.chat) this.openChat(id);

@@ -80,6 +80,7 @@ export const panelMessage = z.discriminatedUnion("type", [
       model: optionalId,
       assistant: optionalId,
       context: z.array(contextRef).max(50).optional(),
+      instructions: z.boolean().optional(),
     })
     .strict(),
   z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),

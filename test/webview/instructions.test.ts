@@ -100,9 +100,22 @@ describe("project instructions in the panel", () => {
     assert.match(text, /Tandem[\s\S]*This workspace/);
   });
 
-  it("has no switch before a conversation exists", async () => {
+  it("switches a new chat's instructions off before it exists; its first message carries it, and the next new chat starts on", async () => {
     panel = await panels.open();
     await panel.send(snapshot());
-    assert.equal(await panel.page.getByRole("button", { name: "Project instructions" }).isVisible(), false);
+    const { page } = panel;
+    const toggle = page.getByRole("button", { name: "Project instructions" });
+    assert.equal(await toggle.isVisible(), true);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    assert.match((await toggle.getAttribute("title")) ?? "", /off for the new conversation/);
+    const box = page.getByRole("textbox", { name: "Message to Tandem" });
+    await box.fill("Hello without AGENTS.md");
+    await box.press("Enter");
+    const sent = await last();
+    assert.equal(sent?.type, "send");
+    assert.equal(sent?.type === "send" && sent.instructions, false);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
   });
 });
