@@ -42,6 +42,8 @@ export interface InstructionFile {
   text: string;
   /** True when only its beginning is given. */
   cut: boolean;
+  /** Where it was read (absolute), for a face that shows the file itself (`@tandem`'s references). */
+  file?: string;
 }
 
 /** An instructions file that was found but not given, and why. */
@@ -109,7 +111,7 @@ export async function readInstructions(
       if (!text.trim()) continue;
       left -= given;
       if (cut) text += `\n\n[${path} is ${kb(read.size)}; only its first ${kb(given)} are given.]`;
-      out.files.push({ path, text, cut });
+      out.files.push({ path, text, cut, file: resolve(root, rel) });
     }
   }
   return out;

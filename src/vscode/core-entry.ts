@@ -14,6 +14,7 @@ export { Store } from "../chat/store";
 export { serve } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugin-set";
 export { readSkills, readFolderSkills } from "../chat/skills";
+export { instructionsText, requestInstructions } from "../chat/instructions-text";
 export { readAssistantFiles } from "../chat/assistant-files";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";

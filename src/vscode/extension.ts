@@ -7,7 +7,14 @@ import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
 import { registerExecute } from "./execute";
-import { agentTools, openConversations, workspaceFolders, workspaceRoot, type Opened } from "./conversations";
+import {
+  agentTools,
+  openConversations,
+  workspaceFolders,
+  workspaceRoot,
+  workspaceRoots,
+  type Opened,
+} from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { editorFacts } from "./facts";
 import { Models } from "./models";
@@ -57,6 +64,7 @@ export function activate(context: vscode.ExtensionContext) {
     commands: commandRules,
     root: workspaceRoot,
     folders: workspaceFolders,
+    roots: workspaceRoots,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

@@ -24,6 +24,8 @@ export interface ParticipantParts {
   folders?: () => { root: string; name: string }[];
   /** The person's command rules for run_command. */
   commands?: CommandRuleBook;
+  /** Every workspace folder, whose project instructions (AGENTS.md…) the model is given. */
+  roots?: () => string[];
 }
 
 const INSTRUCTIONS = [
@@ -249,6 +251,15 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     // `#file`, `#selection`, `#sym`, folders and pasted images: each as the model should receive it.
     const { files, notes, used } = await chatReferences(request, storage);
     for (const uri of used) stream.reference(uri);
+    // The project's instructions (AGENTS.md…), as the panel's runs get them, each file used shown.
+    const window = (await model.window?.().catch(() => 0)) ?? 0;
+    const project = await core().requestInstructions(
+      parts.roots?.() ?? [],
+      used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
+      window,
+    );
+    a.instructions = [INSTRUCTIONS, core().instructionsText(project.files)].filter(Boolean).join("\n\n");
+    for (const file of project.files) if (file.file) stream.reference(vscode.Uri.file(file.file));
     const prompt = [promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     const each = (piece: Piece): void => {

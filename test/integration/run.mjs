@@ -112,6 +112,15 @@ async function act(page, request) {
     else await control.click();
     return true;
   }
+  if (request.action === "chatReferences") {
+    // The references of the Chat view's last answer ("Used N references"), opened as a person does.
+    const label = page.locator(".interactive-session .chat-used-context-label").last();
+    await label.waitFor({ timeout: 20_000 });
+    const list = page.locator(".interactive-session .chat-used-context-list").last();
+    if (!(await list.isVisible())) await label.click();
+    await list.waitFor({ timeout: 20_000 });
+    return `${await label.innerText()}\n${await list.innerText()}`;
+  }
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();
