@@ -13,6 +13,7 @@ import { allowedTool, askPerson, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
 import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
 import { nameFolders } from "./workspace/folders";
+import { personAssistant } from "./person-assistants";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
@@ -169,7 +170,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const chat = work.item.chat;
   const conversation = store.get("conversations", chat);
   const repo = await repositoryAssistant(runs, conversation?.agent ?? "");
-  const person = assistantOf(store, conversation?.agent ?? "");
+  const person =
+    (await personAssistant(conversation?.agent ?? "", host.personAssistants?.bind(host))) ??
+    assistantOf(store, conversation?.agent ?? "");
   // A repository's assistant runs as the person's, with its words and at most the tools it lists.
   const assistant = repo ? asRepository(person, repo) : person;
   const modelId = modelIdOf(work, assistant);

@@ -48,6 +48,8 @@ export interface Host {
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The assistants of the repository's `.tandem/assistants/*.md` files (read at each run that names one). */
   assistants?(): Assistant[] | Promise<Assistant[]>;
+  /** The person's own assistants for every workspace (read at each run that names one). */
+  personAssistants?(): Promise<Assistant[]>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */
   skills?(): Skill[] | Promise<Skill[]>;
   /** The first assistant, made when the store has none (default: "Tandem", with every tool). */

@@ -15,6 +15,7 @@ import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
 import { fetchImage } from "./workspace/image";
 import { PanelContext } from "./view-context";
+import { deleteAssistant, listed, personAssistants, saveAssistant } from "./view-assistants";
 
 export type { ViewHost } from "./view-host";
 import type { ViewHost } from "./view-host";
@@ -121,16 +122,11 @@ export class PanelView {
         return this.deleteChat(m.chat);
       case "undoDelete":
         return this.undoDelete(m.chat);
-      case "saveAssistant": {
-        // Saved from the panel, a repository's assistant becomes the person's own in this workspace.
-        const { source, ...row } = m.assistant;
-        void source;
-        this.store.put("assistants", row);
-        return;
-      }
+      case "saveAssistant":
+        // Saved from the panel, a repository's assistant becomes the person's own.
+        return saveAssistant(this.store, this.host, m.assistant);
       case "deleteAssistant":
-        if (this.store.count("assistants") > 1) this.store.delete("assistants", m.id);
-        return;
+        return deleteAssistant(this.store, this.host, m.id);
       case "saveSkill":
         this.store.put("skills", m.skill);
         return;
@@ -262,15 +258,15 @@ export class PanelView {
 
   /** Everything the panel shows, for a panel that (re)loads. */
   async snapshot(): Promise<void> {
-    const [choices, model, repository] = await Promise.all([
+    const [choices, model, repository, person] = await Promise.all([
       this.host.choices(),
       this.host.defaultModel(),
       this.host.assistants?.().catch(() => []) ?? [],
+      personAssistants(this.host),
     ]);
     this.choiceIds = new Set(choices.map((c) => c.id));
-    const stored = this.store.rows("assistants");
     // One the person saved under a repository assistant's id is theirs now: it is listed once.
-    const assistants = [...stored, ...repository.filter((r) => !stored.some((s) => s.id === r.id))];
+    const assistants = listed(this.store.rows("assistants"), person, repository);
     if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
     // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
     if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";

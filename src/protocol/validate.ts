@@ -49,8 +49,8 @@ const assistant = z
     model: optionalId,
     tools: z.string().max(10_000),
     approve: z.string().max(10_000),
-    // A repository's assistant saved from the panel becomes the person's: the host drops this.
-    source: z.literal("repository").optional(),
+    // "user" keeps it for every workspace; a repository's assistant saved becomes the person's.
+    source: z.enum(["repository", "user"]).optional(),
   })
   .strict();
 

@@ -5,6 +5,8 @@ import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
 import type { Assistant, Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
+import type { PersonKept } from "../chat/view-assistants";
+import { join } from "node:path";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
@@ -39,6 +41,20 @@ export function workspaceRoots(): string[] {
 /** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder. */
 export async function repositoryAssistants(): Promise<Assistant[]> {
   return (await core().readAssistantFiles(workspaceRoots())).assistants;
+}
+
+/**
+ * The person's own assistants for every workspace, in a file of the extension's global storage
+ * (VS Code's per-user, per-profile folder: no repository writes there); the core loads on first use.
+ */
+export function personKept(context: vscode.ExtensionContext): PersonKept {
+  const file = join(context.globalStorageUri.fsPath, "assistants.json");
+  const kept = () => new (core().PersonAssistants)(file);
+  return {
+    list: () => kept().list(),
+    save: (assistant) => kept().save(assistant),
+    remove: (id) => kept().remove(id),
+  };
 }
 
 /** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
@@ -154,6 +170,7 @@ export async function openConversations(
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
     roots: workspaceRoots,
     assistants: repositoryAssistants,
+    personAssistants: () => personKept(context).list(),
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
       if (keptFile) return keptFile;

@@ -16,6 +16,7 @@ export { AgentPlugins } from "../chat/plugin-set";
 export { readSkills, readFolderSkills } from "../chat/skills";
 export { instructionsText, requestInstructions } from "../chat/instructions-text";
 export { readAssistantFiles } from "../chat/assistant-files";
+export { PersonAssistants } from "../chat/person-assistants";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
 export { Kept } from "../chat/context-refs";

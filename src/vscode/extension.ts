@@ -10,6 +10,7 @@ import { registerExecute } from "./execute";
 import {
   agentTools,
   openConversations,
+  personKept,
   workspaceFolders,
   workspaceRoot,
   workspaceRoots,
@@ -53,7 +54,13 @@ export function activate(context: vscode.ExtensionContext) {
         if (!running) void pending.notify();
       },
     }));
-  const panel = registerPanel(context, { conversations, models, secrets: context.secrets, pending });
+  const panel = registerPanel(context, {
+    conversations,
+    models,
+    secrets: context.secrets,
+    pending,
+    person: personKept(context),
+  });
 
   const participant = registerParticipant(context, {
     models,

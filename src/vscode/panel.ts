@@ -1,3 +1,4 @@
+import type { PersonKept } from "../chat/view-assistants";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
@@ -20,6 +21,8 @@ export interface PanelParts {
   secrets: vscode.SecretStorage;
   /** The agent's pending changes, listed in the panel's bar. */
   pending?: PendingReview;
+  /** The person's own assistants for every workspace. */
+  person?: PersonKept;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -172,6 +175,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     return {
       send: (message: HostMessage) => void view.webview.postMessage(message),
       assistants: repositoryAssistants,
+      person: this.parts.person,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),

@@ -112,14 +112,17 @@ async function act(page, request) {
     else await control.click();
     return true;
   }
-  if (request.action === "chatReferences") {
-    // The references of the Chat view's last answer ("Used N references"), opened as a person does.
-    const label = page.locator(".interactive-session .chat-used-context-label").last();
-    await label.waitFor({ timeout: 20_000 });
-    const list = page.locator(".interactive-session .chat-used-context-list").last();
-    if (!(await list.isVisible())) await label.click();
-    await list.waitFor({ timeout: 20_000 });
-    return `${await label.innerText()}\n${await list.innerText()}`;
+  if (request.action === "chatAnswer") {
+    // The Chat view's last answer, each folded part of it (its steps, its references) opened as a
+    // person opens it, one at a time, until none is left folded.
+    const response = page.locator(".interactive-session .interactive-response").last();
+    await response.waitFor({ timeout: 20_000 });
+    for (let i = 0; i < 6; i++) {
+      const folded = response.locator('[aria-expanded="false"]');
+      if (!(await folded.count())) break;
+      await folded.first().click();
+    }
+    return response.innerText();
   }
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).

@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { answer, type FixtureServer } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
-import { chatReferences, panelSend, panelText } from "./person";
+import { chatAnswer, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
@@ -82,6 +82,8 @@ describe("project instructions in VS Code", () => {
     const system = JSON.stringify((sent.body.messages as Array<{ role: string }>)[0]);
     assert.match(system, /Project instructions from AGENTS\.md \(the repository's text/);
     assert.match(system, /lighthouse keeper \(project rule 7\)/);
-    assert.match(await chatReferences(), /AGENTS\.md/);
+    const shown = await chatAnswer();
+    assert.match(shown, /Ahoy from the Chat view\./, shown);
+    assert.match(shown, /AGENTS\.md/, shown);
   });
 });
