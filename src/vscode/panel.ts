@@ -50,7 +50,9 @@ function droppedFiles(uris: string[]): FileRef[] {
         ? vscode.Uri.file(`${root}/${text}`)
         : undefined;
     if (!uri || uri.scheme !== "file") continue;
-    const shown = vscode.workspace.asRelativePath(uri, false);
+    // With several folders a path starts with its folder's name, as the tools and the picker name it.
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const shown = vscode.workspace.asRelativePath(uri, several);
     if (shown === uri.fsPath) continue;
     out.push(fileRef(shown, basename(uri.fsPath)));
   }

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import vscode = require("vscode");
 import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
@@ -135,11 +136,16 @@ async function modelOf(
 /** What a finished call points at: the workspace file it read, the pages it fetched. */
 function pointedAt(call: Call, output: string): vscode.Uri[] {
   const out: vscode.Uri[] = [];
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (root && (call.name === "read_file" || call.name === "open_file")) {
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === "file")
+    .map((f) => ({ root: f.uri.fsPath, name: f.name }));
+  if (folders.length && (call.name === "read_file" || call.name === "open_file")) {
     try {
       const path: unknown = (JSON.parse(call.arguments) as { path?: unknown }).path;
-      if (typeof path === "string" && path) out.push(vscode.Uri.joinPath(root, path));
+      // With several folders the path starts with its folder's name, as the tools name it.
+      const at =
+        typeof path === "string" && path ? core().placesOf(core().nameFolders(folders), path)[0] : undefined;
+      if (at) out.push(vscode.Uri.file(resolve(at.folder.root, at.path)));
     } catch {
       // Arguments that are not JSON name no file.
     }
