@@ -27,7 +27,7 @@ export function inPlayOf(items: readonly Item[]): string[] {
  * keeps: the files in play are the ones the request attaches; the model's window sets the limits.
  */
 export async function requestInstructions(
-  roots: readonly string[],
+  roots: readonly (string | { root: string; name?: string })[],
   attached: readonly string[],
   window: number,
 ): Promise<Instructions> {

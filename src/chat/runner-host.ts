@@ -43,7 +43,7 @@ export interface Host {
   /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */
-  roots?(): readonly string[];
+  roots?(): readonly (string | { root: string; name?: string })[];
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The assistants of the repository's `.tandem/assistants/*.md` files (read at each run that names one). */

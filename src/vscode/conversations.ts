@@ -168,7 +168,7 @@ export async function openConversations(
     root: workspaceRoot,
     folders: workspaceFolders,
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
-    roots: workspaceRoots,
+    roots: workspaceFolders,
     assistants: repositoryAssistants,
     personAssistants: () => personKept(context).list(),
     files: async (path, name) => {

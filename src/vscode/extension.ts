@@ -13,7 +13,6 @@ import {
   personKept,
   workspaceFolders,
   workspaceRoot,
-  workspaceRoots,
   type Opened,
 } from "./conversations";
 import { VsCodeEditor } from "./editor";
@@ -71,7 +70,7 @@ export function activate(context: vscode.ExtensionContext) {
     commands: commandRules,
     root: workspaceRoot,
     folders: workspaceFolders,
-    roots: workspaceRoots,
+    roots: workspaceFolders,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

@@ -26,7 +26,7 @@ export interface ParticipantParts {
   /** The person's command rules for run_command. */
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) the model is given. */
-  roots?: () => string[];
+  roots?: () => { root: string; name: string }[];
 }
 
 const INSTRUCTIONS = [
