@@ -265,7 +265,12 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       window,
     );
     a.instructions = [INSTRUCTIONS, core().instructionsText(project.files)].filter(Boolean).join("\n\n");
-    for (const file of project.files) if (file.file) stream.reference(vscode.Uri.file(file.file));
+    const shown = new Set(used.map((uri) => uri.toString()));
+    for (const file of project.files) {
+      const uri = file.file ? vscode.Uri.file(file.file) : undefined;
+      if (uri && !shown.has(uri.toString())) stream.reference(uri);
+      if (uri) shown.add(uri.toString());
+    }
     const prompt = [promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     const each = (piece: Piece): void => {

@@ -64,6 +64,13 @@ describe("project instructions in VS Code", () => {
   });
 
   it("gives @tandem the workspace's AGENTS.md too, and shows the file as a reference of its answer", async () => {
+    // The panel's conversation is named first (its title request takes the reply scripted for it).
+    const { store } = await api().conversations();
+    await until(
+      () => store.conversations().some((c) => c.title === "Lighthouse"),
+      30_000,
+      "the first conversation's title",
+    );
     server.script(answer("Ahoy from the Chat view."));
     const before = server.requests.length;
     const result = await vscode.commands.executeCommand<{ errorDetails?: unknown }>(
