@@ -54,7 +54,7 @@ export class Composer {
       (entry) => this.choose(entry),
       (typed, refocus) => this.dismiss(typed, refocus),
     );
-    this.instructions = new InstructionsSwitch(panel);
+    this.instructions = new InstructionsSwitch(panel, () => this.saved());
     this.element.append(
       this.picker.element,
       this.notice,
@@ -127,7 +127,10 @@ export class Composer {
       model: this.model.value,
       assistant: this.assistant.value,
       ...(context.length ? { context } : {}),
+      // A new chat takes the switch as it was set before it existed; the next new chat starts on.
+      ...(!store.chat && !this.instructions.draft ? { instructions: false } : {}),
     });
+    if (!store.chat) this.instructionsDraft = true;
     this.input.value = "";
     this.attached = [];
     this.showFiles();
@@ -221,6 +224,16 @@ export class Composer {
         (error: unknown) => this.say("warning", error instanceof Error ? error.message : String(error)),
       );
     }
+  }
+
+  /** The new chat's project-instructions switch (kept with the draft). */
+  get instructionsDraft(): boolean {
+    return this.instructions.draft;
+  }
+
+  set instructionsDraft(on: boolean) {
+    this.instructions.draft = on;
+    this.instructions.refresh();
   }
 
   /** Shows a notice from the host. */

@@ -7,6 +7,8 @@ export interface PanelState {
   draft: string;
   model: string;
   assistant: string;
+  /** The new chat's project-instructions switch (false: off), kept with the draft. */
+  instructions?: boolean;
 }
 
 interface VsCodeApi {

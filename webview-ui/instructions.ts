@@ -49,7 +49,10 @@ export function withInstructions(view: ItemView, item: Item, panel: Panel): Item
   };
 }
 
-/** The switch of the open conversation's project instructions (shown once it has a conversation). */
+/**
+ * The switch of the open conversation's project instructions. Before a conversation exists it is
+ * the new chat's: kept with the draft and sent with its first message.
+ */
 export class InstructionsSwitch {
   readonly element = h("button", {
     type: "button",
@@ -58,31 +61,45 @@ export class InstructionsSwitch {
     title: t("Project instructions (AGENTS.md…): on"),
     "aria-label": t("Project instructions"),
   });
+  /** The new chat's setting (the draft's), until its first message makes the conversation. */
+  draft = true;
 
-  constructor(private readonly panel: Panel) {
+  constructor(
+    private readonly panel: Panel,
+    private readonly changed: () => void = () => undefined,
+  ) {
     this.element.append(icon("book"));
     this.element.addEventListener("click", () => {
       const { store, host } = this.panel;
-      if (!store.chat) return;
-      host.post({ type: "instructions", chat: store.chat, on: !this.on() });
+      if (store.chat) host.post({ type: "instructions", chat: store.chat, on: !this.on() });
+      else {
+        this.draft = !this.draft;
+        this.refresh();
+        this.changed();
+      }
     });
     this.refresh();
   }
 
-  /** Whether the open conversation is given the project's instructions. */
+  /** Whether the open conversation (or the new chat) is given the project's instructions. */
   private on(): boolean {
     const { store } = this.panel;
+    if (!store.chat) return this.draft;
     return store.tables.conversations.get(store.chat)?.instructions !== false;
   }
 
-  /** Shows the open conversation's setting. */
+  /** Shows the open conversation's setting, or the new chat's. */
   refresh(): void {
     const on = this.on();
-    this.element.hidden = !this.panel.store.chat;
     this.element.setAttribute("aria-pressed", String(on));
+    const chat = this.panel.store.chat !== "";
     this.element.title = on
-      ? t("Project instructions (AGENTS.md…): on for this conversation")
-      : t("Project instructions (AGENTS.md…): off for this conversation");
+      ? chat
+        ? t("Project instructions (AGENTS.md…): on for this conversation")
+        : t("Project instructions (AGENTS.md…): on for the new conversation")
+      : chat
+        ? t("Project instructions (AGENTS.md…): off for this conversation")
+        : t("Project instructions (AGENTS.md…): off for the new conversation");
     this.element.classList.toggle("off", !on);
   }
 }

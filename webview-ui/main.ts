@@ -37,6 +37,7 @@ const transcript = new Transcript(panel, announce, () => emptyState(panel));
 const composer = new Composer(panel, save);
 const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
+composer.instructionsDraft = saved.instructions ?? true;
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
 const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
@@ -79,6 +80,7 @@ function save(): void {
     draft: composer.input.value,
     model: composer.model.value,
     assistant: composer.assistant.value,
+    instructions: composer.instructionsDraft,
   });
 }
 

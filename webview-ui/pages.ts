@@ -49,17 +49,39 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
         kind: "text",
         hint: t("Tools that wait for your approval, by commas."),
       },
+      {
+        name: "source",
+        label: "Kept for",
+        kind: "select",
+        options: () => [
+          ["", "This workspace"],
+          ["user", "Every workspace (yours)"],
+        ],
+        hint: (a) =>
+          a.source === "repository"
+            ? "A repository's assistant, saved here, becomes yours."
+            : "Yours for every workspace: kept in VS Code's storage for you, never in a repository.",
+      },
     ],
     rows: () => [...panel.store.tables.assistants.values()],
     label: (a) => a.name,
     // Where it comes from: a repository's file runs with your model, approvals and (at most) your tools.
-    detail: (a) =>
-      a.source === "repository"
-        ? t("From the repository")
-        : t(
-            "This workspace · {0}",
-            a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : t("Default model"),
-          ),
+    detail: (a) => {
+      if (a.source === "repository") {
+        const named = (b: Assistant) => b.name.trim().toLowerCase() === a.name.trim().toLowerCase();
+        const yours = [...panel.store.tables.assistants.values()].some(
+          (b) => b.source !== "repository" && named(b),
+        );
+        // Never in place of the person's own: both are listed, and this one says so.
+        return yours
+          ? t("From the repository · named like yours, which stays as it is")
+          : t("From the repository");
+      }
+      const model = a.model ? (panel.store.tables.choices.get(a.model)?.name ?? a.model) : t("Default model");
+      return a.source === "user"
+        ? t("Every workspace (yours) · {0}", model)
+        : t("This workspace · {0}", model);
+    },
     blank: () => ({
       id: freshId("assistant"),
       name: "",
@@ -68,7 +90,12 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
       tools: "",
       approve: "",
     }),
-    save: (assistant) => panel.host.post({ type: "saveAssistant", assistant }),
+    // The form's "Kept for" gives "" for this workspace: sent as no source.
+    save: ({ source, ...assistant }) =>
+      panel.host.post({
+        type: "saveAssistant",
+        assistant: source === "user" ? { ...assistant, source } : assistant,
+      }),
     delete: (id) => panel.host.post({ type: "deleteAssistant", id }),
   });
 }

@@ -32,13 +32,15 @@ export async function perform(
     return settle(call, show, `There is no tool named "${call.name}". The tools are: ${names}.`, true);
   }
   if (!found.readOnly) {
-    let approved: boolean | undefined;
+    let approved: boolean | string | undefined;
     try {
       approved = await until(Promise.resolve(a.approve(call)), halt);
     } catch (error) {
       return settle(call, show, `The call could not be approved: ${reason(error)}`, true);
     }
     if (approved === undefined) return { text: HALTED, failed: true, halted: true };
+    // A refusal by rule says why, so the model can change course instead of trying again.
+    if (typeof approved === "string") return settle(call, show, approved, false);
     if (!approved) return settle(call, show, DECLINED, false);
   }
   const ms = Math.max(1, Math.min(found.timeoutMs ?? a.timeoutMs ?? TOOL_TIMEOUT_MS, budgetMs));

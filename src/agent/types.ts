@@ -154,7 +154,8 @@ export interface Agent {
   /** Milliseconds of one run (0: none): a turn still streaming at the deadline is cut and the run ends stopped. */
   maxMs: number;
   stop: () => boolean;
-  approve: (call: Call) => boolean | Promise<boolean>;
+  /** May the call run: true, false (the person declined), or why it is refused (the model reads it). */
+  approve: (call: Call) => boolean | string | Promise<boolean | string>;
   /** Tokens written by all runs. */
   tokens: number;
   /** Tokens read by all runs. */

@@ -8,6 +8,7 @@ import { t } from "../protocol/l10n";
 import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { CommandRuleBook } from "./workspace/command-rules";
+import type { Folder } from "./workspace/folders";
 import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "./workspace/tools";
 
@@ -37,8 +38,10 @@ export interface Rules {
   hosts?: ReadonlySet<string>;
   /** What the person wrote in this conversation: a URL they named counts as their yes to its host. */
   said?: readonly string[];
-  /** The workspace folder, where protected paths are looked for. */
+  /** The workspace folder, where protected paths are looked for (with one folder; see `folders`). */
   root?: string;
+  /** Every folder of the workspace, named as the tools name them: each path is guarded in its own. */
+  folders?: readonly Folder[];
   /** The person's allow and deny rules for run_command (kept in their own settings, never a workspace's). */
   commands?: CommandRuleBook;
 }

@@ -18,6 +18,7 @@ import type { Attachment } from "../agent/types";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { ContextRef } from "../protocol/messages";
 import { MAX_IMAGE_BYTES, rasterType } from "./workspace/image";
+import { nameFolders, placesOf } from "./workspace/folders";
 import { inside } from "./workspace/paths";
 import { t } from "../protocol/l10n";
 
@@ -46,6 +47,8 @@ export type TerminalOutput = { command: string; text: string } | { missing: stri
 export interface EditorContext {
   /** The workspace folder references are read in; undefined when none is open. */
   root(): string | undefined;
+  /** Every folder of the workspace with its name (paths start with it when there are several); default: `root` alone. */
+  folders?(): { root: string; name?: string }[];
   /** Workspace-relative paths of files matching `query` (the editor's excludes honoured), `max` at most. */
   files(query: string, max: number): Promise<string[]>;
   /** The workspace symbols matching `query`, `max` at most. */
@@ -225,7 +228,7 @@ async function resolveOne(ref: ContextRef, editor: EditorContext, kept: Kept): P
 
 /** The absolute path of a regular file at `path` in the workspace; throws saying why not. */
 async function regularFile(editor: EditorContext, path: string): Promise<string> {
-  const absolute = await inside(rootOf(editor), path);
+  const absolute = await inWorkspace(editor, path);
   const found = await stat(absolute).catch(() => undefined);
   if (!found) throw new Error(t("{0} does not exist in the workspace.", path));
   if (!found.isFile()) {
@@ -239,15 +242,38 @@ async function regularFile(editor: EditorContext, path: string): Promise<string>
   return absolute;
 }
 
-function rootOf(editor: EditorContext): string {
+/**
+ * The absolute path of `path` inside the workspace: in the folder its first name names when there
+ * are several folders, else in the first folder that holds it; throws when it lies outside.
+ */
+async function inWorkspace(editor: EditorContext, path: string): Promise<string> {
   const root = editor.root();
-  if (!root) throw new Error(t("no folder is open."));
-  return root;
+  const folders = nameFolders(editor.folders?.() ?? (root ? [{ root }] : []));
+  if (!folders.length) throw new Error(t("no folder is open."));
+  let first: string | undefined;
+  let refused: unknown;
+  for (const at of placesOf(folders, path)) {
+    const absolute = await inside(at.folder.root, at.path).catch((error: unknown) => {
+      refused ??= error;
+      return undefined;
+    });
+    if (absolute === undefined) continue;
+    if (
+      await stat(absolute).then(
+        () => true,
+        () => false,
+      )
+    )
+      return absolute;
+    first ??= absolute;
+  }
+  if (first !== undefined) return first;
+  throw refused;
 }
 
 /** A folder's entries, one a line (folders end with "/"), MAX_LISTED at most. */
 async function listing(editor: EditorContext, path: string): Promise<string> {
-  const absolute = await inside(rootOf(editor), path);
+  const absolute = await inWorkspace(editor, path);
   const found = await stat(absolute).catch(() => undefined);
   if (!found?.isDirectory()) throw new Error(`${path} is not a folder in the workspace.`);
   const entries = (await readdir(absolute, { withFileTypes: true }))

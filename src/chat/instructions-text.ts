@@ -2,7 +2,7 @@
  * Project instructions around a run: which files are in play (attached, or named by a tool call so
  * far), the text the model is given, and the list the answer keeps for its chips.
  */
-import type { InstructionFile, Instructions } from "./instructions";
+import { instructionLimits, readInstructions, type InstructionFile, type Instructions } from "./instructions";
 import type { InstructionNote, Item } from "./rows";
 import { argText } from "../protocol/args";
 
@@ -16,6 +16,18 @@ export function inPlayOf(items: readonly Item[]): string[] {
     if (path) out.add(path);
   }
   return [...out];
+}
+
+/**
+ * The project instructions of the workspace folders `roots` for `@tandem`, whose history VS Code
+ * keeps: the files in play are the ones the request attaches; the model's window sets the limits.
+ */
+export async function requestInstructions(
+  roots: readonly (string | { root: string; name?: string })[],
+  attached: readonly string[],
+  window: number,
+): Promise<Instructions> {
+  return readInstructions(roots, attached, instructionLimits(window));
 }
 
 /** The heading of one file's text: it says whose text it is and what it cannot do. */

@@ -7,11 +7,12 @@
  * read as anything but text, except `applyTo`, which only chooses whether a file is given.
  */
 import { readdir, stat, type FileHandle } from "node:fs/promises";
-import { basename, isAbsolute, posix, relative, resolve, sep } from "node:path";
+import { isAbsolute, posix, relative, resolve, sep } from "node:path";
 import { reason } from "../agent/perform";
 import { openRegular } from "../agent/regular";
 import { frontMatter } from "./skills";
 import { globTest } from "./workspace/glob";
+import { nameFolders } from "./workspace/folders";
 import { inside, within } from "./workspace/paths";
 
 /** How much of the project's instructions is given, in bytes. */
@@ -42,6 +43,8 @@ export interface InstructionFile {
   text: string;
   /** True when only its beginning is given. */
   cut: boolean;
+  /** Where it was read (absolute), for a face that shows the file itself (`@tandem`'s references). */
+  file?: string;
 }
 
 /** An instructions file that was found but not given, and why. */
@@ -72,16 +75,18 @@ const SCOPED = ".github/instructions";
  * cut to `limits`. A missing file is no note; one refused or cut is.
  */
 export async function readInstructions(
-  roots: readonly string[],
+  roots: readonly (string | { root: string; name?: string })[],
   inPlay: readonly string[],
   limits = INSTRUCTION_LIMITS,
 ): Promise<Instructions> {
   const out: Instructions = { files: [], skipped: [] };
   let left = limits.totalBytes;
-  const named = roots.length > 1;
-  for (const root of roots) {
-    const local = inRoot(root, inPlay, roots);
-    const label = (rel: string) => (named ? `${basename(root)}/${rel}` : rel);
+  // Named as the tools name them (a workspace file's own names), so a chip opens the file it names.
+  const folders = nameFolders(roots.map((r) => (typeof r === "string" ? { root: r } : r)));
+  const named = folders.length > 1;
+  for (const { root, name } of folders) {
+    const local = inRoot(root, name, inPlay, named);
+    const label = (rel: string) => (named ? `${name}/${rel}` : rel);
     for (const rel of await candidatesOf(root, local, out.skipped, label, limits)) {
       const path = label(rel);
       if (left <= 0) {
@@ -109,14 +114,14 @@ export async function readInstructions(
       if (!text.trim()) continue;
       left -= given;
       if (cut) text += `\n\n[${path} is ${kb(read.size)}; only its first ${kb(given)} are given.]`;
-      out.files.push({ path, text, cut });
+      out.files.push({ path, text, cut, file: resolve(root, rel) });
     }
   }
   return out;
 }
 
 /** The files of `inPlay` that lie in the folder `root`, relative to it with `/`. */
-function inRoot(root: string, inPlay: readonly string[], roots: readonly string[]): string[] {
+function inRoot(root: string, name: string, inPlay: readonly string[], named: boolean): string[] {
   const top = resolve(root);
   const found = new Set<string>();
   for (const path of inPlay) {
@@ -129,7 +134,7 @@ function inRoot(root: string, inPlay: readonly string[], roots: readonly string[
       rel = posix.normalize(path.replace(/\\/g, "/"));
       // With several folders a relative path may be named by its folder first.
       const head = rel.split("/")[0];
-      if (roots.length > 1 && head === basename(top)) rel = rel.slice(head.length + 1);
+      if (named && head === name) rel = rel.slice(head.length + 1);
     }
     if (rel === ".." || rel.startsWith("../") || posix.isAbsolute(rel)) continue;
     found.add(rel === "." ? "" : rel);

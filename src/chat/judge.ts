@@ -19,7 +19,8 @@ import {
 import { ownText } from "./quoted";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
-import { protectedPath } from "./workspace/protected";
+import { place, type Folder, type Placed } from "./workspace/folders";
+import { protectedIn } from "./workspace/protected";
 import { visible } from "./workspace/visible";
 import { t } from "../protocol/l10n";
 
@@ -97,6 +98,7 @@ export async function judge(
   const field = TARGETS[tool.name];
   const target = field ? args[field] : undefined;
   let ruled: CommandJudgement | undefined;
+  const folders = foldersOf(rules);
   if (tool.name === "run_command") {
     ruled = judgeCommand(
       typeof args.command === "string" ? args.command : "",
@@ -107,16 +109,18 @@ export async function judge(
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
-    if (rules.root) {
-      const place = await touched(rules.root, typeof args.command === "string" ? args.command : "");
+    // Pinned whether or not a rule allows the line: a rule never covers a protected place.
+    if (folders.length) {
+      const cwd = placeOf(folders, typeof args.cwd === "string" ? args.cwd : ".");
+      const place = await touched(folders, cwd, typeof args.command === "string" ? args.command : "");
       if (place) {
         reasons.push(t("It can run code on your machine: the command names a protected place ({0}).", place));
         pinned = true;
       }
     }
   }
-  if (typeof target === "string" && rules.root) {
-    const place = await protectedPath(rules.root, target);
+  if (typeof target === "string" && folders.length) {
+    const place = await protectedIn(folders, target);
     if (place) {
       reasons.push(
         t(
@@ -154,16 +158,39 @@ export async function judge(
   };
 }
 
+/** What the model reads for a call the rules refused (`why` as the call item shows it), so it can adapt. */
+export function refusedNote(why: string): string {
+  return `Refused, not run: ${why} The person's own rules decided this, not a question to them; do not try the same again: do it another way, or tell the person what you need.`;
+}
+
 /** No command rules: every command line is asked. */
 const NO_RULES = { allow: [], deny: [] };
 
-/** The protected place a word of the command line `line` names (`--out=.git/x` counts too), if any. */
-async function touched(root: string, line: string): Promise<string | undefined> {
+/** The workspace's folders the guards look in: the rules' folders, or its one root. */
+function foldersOf(rules: Rules): Folder[] {
+  if (rules.folders?.length) return [...rules.folders];
+  return rules.root ? [{ name: "", root: rules.root }] : [];
+}
+
+/** Where a command runs: the folder its cwd names (the first when it names none) and the cwd in it. */
+function placeOf(folders: Folder[], cwd: string): Placed {
+  try {
+    return place(folders, cwd, folders[0]);
+  } catch {
+    return { folder: folders[0], path: "." };
+  }
+}
+
+/**
+ * The protected place a word of the command line `line` names (`--out=.git/x` counts too), if any,
+ * a relative word read from the command's `cwd` and from its folder's top.
+ */
+async function touched(folders: Folder[], cwd: Placed, line: string): Promise<string | undefined> {
   for (const word of line.split(/[\s'"]+/)) {
     for (const path of [word, word.slice(word.indexOf("=") + 1)]) {
       if (!path || path.startsWith("-")) continue;
-      const place = await protectedPath(root, path);
-      if (place) return place;
+      const found = await protectedIn(folders, path, cwd);
+      if (found) return found;
     }
   }
   return undefined;

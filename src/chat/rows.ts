@@ -27,9 +27,10 @@ export const assistantRow = z.strictObject({
   approve: z.string(),
   /**
    * Where it comes from: absent, this workspace's table; "repository", a `.tandem/assistants/*.md`
-   * file (never stored: read at each use, and it may only narrow the person's tools).
+   * file (never stored: read at each use, and it may only narrow the person's tools); "user", the
+   * person's own for every workspace (kept in the extension's global storage, see person-assistants).
    */
-  source: z.optional(z.literal("repository")),
+  source: z.optional(z.enum(["repository", "user"])),
 });
 export type Assistant = z.infer<typeof assistantRow>;
 

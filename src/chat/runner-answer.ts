@@ -11,7 +11,9 @@ import { run } from "../agent/run";
 import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
 import { allowedTool, askPerson, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
-import { approveWith, grantTo, type Allowance } from "./judge";
+import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
+import { nameFolders } from "./workspace/folders";
+import { personAssistant } from "./person-assistants";
 import type { Assistant, Item } from "./rows";
 import type { Host } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
@@ -169,7 +171,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const chat = work.item.chat;
   const conversation = store.get("conversations", chat);
   const repo = await repositoryAssistant(runs, conversation?.agent ?? "");
-  const person = assistantOf(store, conversation?.agent ?? "");
+  const person =
+    (await personAssistant(conversation?.agent ?? "", host.personAssistants?.bind(host))) ??
+    assistantOf(store, conversation?.agent ?? "");
   // A repository's assistant runs as the person's, with its words and at most the tools it lists.
   const assistant = repo ? asRepository(person, repo) : person;
   const modelId = modelIdOf(work, assistant);
@@ -252,6 +256,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       commands: host.commands,
       said: items.filter((i) => i.kind === "user").map((i) => i.text),
       root: host.root?.(),
+      // Named as the tools name them, so a path the model writes is guarded in the folder it names.
+      folders: host.folders ? nameFolders(host.folders()) : undefined,
     };
     const skills = [...store.rows("skills"), ...((await host.skills?.()) ?? [])];
     const own = chatTools({
@@ -388,7 +394,7 @@ async function approveCall(
   rules: Rules,
   call: Call,
   halt: AbortSignal,
-): Promise<boolean> {
+): Promise<boolean | string> {
   const row = written.callItem(call);
   const tool = tools.find((t) => t.name === call.name);
   if (!row || !tool) return false;
@@ -410,6 +416,7 @@ async function approveCall(
   if (judged.verdict === "refused") {
     const why = judged.reasons.join(" ") || t("The tool {0} may not run here.", call.name);
     runs.store.put("items", { ...row, state: "declined", text: why });
+    return refusedNote(why);
   }
   return yes === true;
 }

@@ -5,6 +5,7 @@
  */
 import { DECLINED, type Call, type Message } from "../agent/types";
 import type { Item } from "./rows";
+import { refusedNote } from "./judge";
 import { CUT_SHORT, parentOf } from "./runner-items";
 
 /** A message of the person with its answers: its own first, then one for each retry of it. */
@@ -64,7 +65,8 @@ export function resultOf(call: Item): string {
     case "done":
       return call.output;
     case "declined":
-      return DECLINED;
+      // A call the rules refused keeps why on its item; one the person declined has no text.
+      return call.text ? refusedNote(call.text) : DECLINED;
     case "failed":
       return call.text || CUT_SHORT;
     default:

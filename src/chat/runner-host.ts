@@ -38,14 +38,18 @@ export interface Host {
   notes?(): Promise<string[]>;
   /** The workspace folder, where the engine looks for protected paths. */
   root?(): string | undefined;
+  /** Every folder of the workspace with its name (as the tools get them): protected paths are looked for in each. */
+  folders?(): { root: string; name?: string }[];
   /** The person's allow and deny rules for run_command, and where "Always allow" keeps a new one. */
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */
-  roots?(): readonly string[];
+  roots?(): readonly (string | { root: string; name?: string })[];
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The assistants of the repository's `.tandem/assistants/*.md` files (read at each run that names one). */
   assistants?(): Assistant[] | Promise<Assistant[]>;
+  /** The person's own assistants for every workspace (read at each run that names one). */
+  personAssistants?(): Promise<Assistant[]>;
   /** The skills of the workspace's SKILL.md files (the table's own are read from the store). */
   skills?(): Skill[] | Promise<Skill[]>;
   /** The first assistant, made when the store has none (default: "Tandem", with every tool). */

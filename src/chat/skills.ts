@@ -11,6 +11,7 @@ import { tool } from "../agent/tool";
 import type { Tool } from "../agent/types";
 import type { Skill } from "./rows";
 import { reason as thrown } from "../agent/perform";
+import { named, type Folder } from "./workspace/folders";
 
 /** The folders of the workspace skills are read from, in this order. */
 export const SKILL_FOLDERS = [".github/skills", ".claude/skills"];
@@ -208,6 +209,22 @@ export async function readSkills(workspace: string): Promise<SkillFiles> {
     }
   }
   return { skills, skipped };
+}
+
+/**
+ * The skills of every folder of a workspace (`folders` named as the tools name them): each
+ * folder's own, read inside that folder; with several folders an id and a skipped path start with
+ * the folder's name. A name read in an earlier folder wins (load_skill keeps the first).
+ */
+export async function readFolderSkills(folders: readonly Folder[]): Promise<SkillFiles> {
+  const out: SkillFiles = { skills: [], skipped: [] };
+  for (const folder of folders) {
+    const { skills, skipped } = await readSkills(folder.root);
+    const at = (rel: string) => named([...folders], folder, rel);
+    out.skills.push(...skills.map((s) => ({ ...s, id: `file:${at(s.id.slice("file:".length))}` })));
+    out.skipped.push(...skipped.map((s) => ({ ...s, path: at(s.path) })));
+  }
+  return out;
 }
 
 /** How long the listing of skills in the tool's description may grow. */

@@ -7,6 +7,8 @@ import type { ContextRef, HostMessage } from "../protocol/messages";
 import { Kept, resolveRefs, type EditorContext } from "./context-refs";
 import { suggest } from "./context-suggest";
 import { t } from "../protocol/l10n";
+import { forgetKept } from "./context-sweep";
+import type { Item } from "./rows";
 
 /** What the editor gives the panel's context: what it knows, and where kept files go. */
 export interface ContextHost {
@@ -24,6 +26,17 @@ export class PanelContext {
     private readonly send: (message: HostMessage) => void,
   ) {
     if (host) this.kept = new Kept(host.folder);
+  }
+
+  /**
+   * Removes the kept files of a deleted conversation's `rows` that no item of `remaining` refers
+   * to, once the deletion is final (the person can no longer bring it back).
+   */
+  async forget(rows: readonly Item[], remaining: Iterable<Item>): Promise<void> {
+    if (!this.host) return;
+    await forgetKept(this.host.folder, rows, remaining).catch((error: unknown) =>
+      console.error(`Tandem: a deleted conversation's context files stay: ${String(error)}`),
+    );
   }
 
   /** Answers the picker with its entries for `query`. */

@@ -1,6 +1,7 @@
 /** What the side panel's host half (`PanelView`) needs from the editor: the editor fills it, tests fake it. */
 import type { CodeAction, FileRef, HostMessage, PanelCommand, PendingAction } from "../protocol/messages";
 import type { Assistant, Choice, Item } from "./rows";
+import type { PersonKept } from "./view-assistants";
 import type { ContextHost } from "./view-context";
 import type { ImageOptions } from "./workspace/image";
 
@@ -36,4 +37,6 @@ export interface ViewHost {
   context?: ContextHost;
   /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */
   assistants?(): Promise<Assistant[]>;
+  /** The person's own assistants for every workspace (absent: none are offered). */
+  person?: PersonKept;
 }

@@ -22,6 +22,7 @@ import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
 import { fetchImage } from "./workspace/image";
 import { PanelContext } from "./view-context";
+import { deleteAssistant, listed, personAssistants, saveAssistant } from "./view-assistants";
 
 export type { ViewHost } from "./view-host";
 import type { ViewHost } from "./view-host";
@@ -87,7 +88,7 @@ export class PanelView {
       case "send": {
         // The references are read now: the message carries what they held when it was sent.
         const context = await this.context.resolve(m.context ?? []);
-        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant);
+        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant, m.instructions);
         return;
       }
       case "suggest":
@@ -135,16 +136,11 @@ export class PanelView {
         return this.deleteChat(m.chat);
       case "undoDelete":
         return this.undoDelete(m.chat);
-      case "saveAssistant": {
-        // Saved from the panel, a repository's assistant becomes the person's own in this workspace.
-        const { source, ...row } = m.assistant;
-        void source;
-        this.store.put("assistants", row);
-        return;
-      }
+      case "saveAssistant":
+        // Saved from the panel, a repository's assistant becomes the person's own.
+        return saveAssistant(this.store, this.host, m.assistant);
       case "deleteAssistant":
-        if (this.store.count("assistants") > 1) this.store.delete("assistants", m.id);
-        return;
+        return deleteAssistant(this.store, this.host, m.id);
       case "saveSkill":
         this.store.put("skills", m.skill);
         return;
@@ -201,12 +197,14 @@ export class PanelView {
     files: FileRef[],
     model: string,
     assistant: string,
+    instructions?: boolean,
   ): Promise<string> {
     let id = chat;
     if (!id || !this.store.get("conversations", id)) {
       const agent = assistant || this.store.rows("assistants")[0]?.id || "";
       const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
-      this.store.put("conversations", row);
+      // The switch as the person set it before the conversation existed.
+      this.store.put("conversations", instructions === false ? { ...row, instructions } : row);
       id = row.id;
     }
     if (id !== this.chat) this.openChat(id);
@@ -274,15 +272,15 @@ export class PanelView {
 
   /** Everything the panel shows, for a panel that (re)loads. */
   async snapshot(): Promise<void> {
-    const [choices, model, repository] = await Promise.all([
+    const [choices, model, repository, person] = await Promise.all([
       this.host.choices(),
       this.host.defaultModel(),
       this.host.assistants?.().catch(() => []) ?? [],
+      personAssistants(this.host),
     ]);
     this.choiceIds = new Set(choices.map((c) => c.id));
-    const stored = this.store.rows("assistants");
     // One the person saved under a repository assistant's id is theirs now: it is listed once.
-    const assistants = [...stored, ...repository.filter((r) => !stored.some((s) => s.id === r.id))];
+    const assistants = listed(this.store.rows("assistants"), person, repository);
     if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
     // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
     if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";
@@ -367,10 +365,19 @@ export class PanelView {
     if (!row) return;
     const rows = this.store.items(chat);
     this.store.deleteConversation(chat);
-    const timer = setTimeout(() => this.deleted.delete(chat), UNDO_MS);
+    const timer = setTimeout(() => this.deletedForGood(chat), UNDO_MS);
     timer.unref?.();
     this.deleted.set(chat, { rows, chat: row, timer });
     if (this.chat === chat) this.openChat("");
+  }
+
+  /** The deletion of `chat` can no longer be undone: its kept context files go too. */
+  private deletedForGood(chat: string): void {
+    const gone = this.deleted.get(chat);
+    if (!gone) return;
+    clearTimeout(gone.timer);
+    this.deleted.delete(chat);
+    void this.context.forget(gone.rows, this.store.rows("items"));
   }
 
   private undoDelete(chat: string): void {
@@ -402,6 +409,7 @@ export class PanelView {
     for (const stop of this.unfollow) stop();
     this.items?.();
     this.blocks.dropAll();
-    for (const d of this.deleted.values()) clearTimeout(d.timer);
+    // A panel closed within the undo window makes its deletions final.
+    for (const chat of [...this.deleted.keys()]) this.deletedForGood(chat);
   }
 }

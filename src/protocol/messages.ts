@@ -217,7 +217,8 @@ export type PanelMessage =
   | { type: "ready" }
   /**
    * The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's;
-   * `context` the references picked with `@`, resolved by the host when it receives the message.
+   * `context` the references picked with `@`, resolved by the host when it receives the message;
+   * `instructions` false: a new conversation starts with the project's instructions switched off.
    */
   | {
       type: "send";
@@ -227,6 +228,7 @@ export type PanelMessage =
       model: string;
       assistant: string;
       context?: ContextRef[];
+      instructions?: boolean;
     }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }

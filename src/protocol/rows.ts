@@ -14,8 +14,11 @@ export interface Assistant {
   model: string;
   tools: string;
   approve: string;
-  /** Absent: this workspace's; "repository": a `.tandem/assistants/*.md` file of the repository. */
-  source?: "repository";
+  /**
+   * Absent: this workspace's; "repository": a `.tandem/assistants/*.md` file of the repository;
+   * "user": the person's own, kept for every workspace.
+   */
+  source?: "repository" | "user";
 }
 
 /** A conversation with the assistant `agent`. */

@@ -49,8 +49,8 @@ const assistant = z
     model: optionalId,
     tools: z.string().max(10_000),
     approve: z.string().max(10_000),
-    // A repository's assistant saved from the panel becomes the person's: the host drops this.
-    source: z.literal("repository").optional(),
+    // "user" keeps it for every workspace; a repository's assistant saved becomes the person's.
+    source: z.enum(["repository", "user"]).optional(),
   })
   .strict();
 
@@ -80,6 +80,7 @@ export const panelMessage = z.discriminatedUnion("type", [
       model: optionalId,
       assistant: optionalId,
       context: z.array(contextRef).max(50).optional(),
+      instructions: z.boolean().optional(),
     })
     .strict(),
   z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),

@@ -7,7 +7,8 @@
  */
 import vscode = require("vscode");
 import type { EditorContext, EditorSelection, EditorSymbol, TerminalOutput } from "../chat/context-refs";
-import { workspaceRoot } from "./conversations";
+import { workspaceFolders, workspaceRoot } from "./conversations";
+import { core } from "./core";
 
 /** Characters of a command's output kept (its end). */
 const TERMINAL_CHARS = 100_000;
@@ -25,11 +26,21 @@ function globOf(query: string): string {
   return pattern ? `{**/*${pattern}*,**/*${pattern}*/**}` : "**/*";
 }
 
-/** A path relative to the workspace, or undefined for a file outside it. */
+/**
+ * A path relative to the workspace, or undefined for a file outside it: with several folders it
+ * starts with its folder's name as the tools name it (`api/src/a.ts`), so the two agree.
+ */
 function relativeOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== "file") return undefined;
   const shown = vscode.workspace.asRelativePath(uri, false);
-  return shown === uri.fsPath ? undefined : shown;
+  if (shown === uri.fsPath) return undefined;
+  const folders = workspaceFolders();
+  if (folders.length < 2) return shown;
+  const holder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+  const named = core()
+    .nameFolders(folders)
+    .find((f) => f.root === holder);
+  return named ? `${named.name}/${shown}` : undefined;
 }
 
 /** The output of the latest command run through shell integration, kept while it comes. */
@@ -73,6 +84,7 @@ export function editorContext(context: vscode.ExtensionContext): EditorContext {
   const tail = new TerminalTail(context);
   return {
     root: workspaceRoot,
+    folders: workspaceFolders,
     files: async (query, max) => {
       const uris = await vscode.workspace.findFiles(globOf(query), undefined, max);
       return uris

@@ -6,6 +6,8 @@ import type { Store } from "../chat/store";
 import type { Assistant, Item } from "../chat/rows";
 import type { Question } from "../chat/approval";
 import { argsOf } from "../protocol/args";
+import type { PersonKept } from "../chat/view-assistants";
+import { join } from "node:path";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
 import type { Models } from "./models";
@@ -40,6 +42,20 @@ export function workspaceRoots(): string[] {
 /** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder. */
 export async function repositoryAssistants(): Promise<Assistant[]> {
   return (await core().readAssistantFiles(workspaceRoots())).assistants;
+}
+
+/**
+ * The person's own assistants for every workspace, in a file of the extension's global storage
+ * (VS Code's per-user, per-profile folder: no repository writes there); the core loads on first use.
+ */
+export function personKept(context: vscode.ExtensionContext): PersonKept {
+  const file = join(context.globalStorageUri.fsPath, "assistants.json");
+  const kept = () => new (core().PersonAssistants)(file);
+  return {
+    list: () => kept().list(),
+    save: (assistant) => kept().save(assistant),
+    remove: (id) => kept().remove(id),
+  };
 }
 
 /** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
@@ -118,8 +134,13 @@ export async function openConversations(
   });
   const active = new Set<string>();
   // Context pulled in with `@` and pasted images, kept in this storage folder (see chat/context-refs).
-  const { Kept } = core();
+  const { Kept, sweepKept } = core();
   const kept = new Kept(folder);
+  // Kept files no message refers to (their conversation deleted while no panel was open, or a paste
+  // never sent) go; one kept in the last hour may belong to a message another window is sending.
+  void sweepKept(folder, store.rows("items"), Date.now() - 60 * 60 * 1000).catch((error: unknown) =>
+    console.error(`Tandem: unused context files stay: ${String(error)}`),
+  );
   const plugins = new AgentPlugins(store, context.secrets, {
     trusted: () => vscode.workspace.isTrusted,
     allowPrivate: () => settings().allowPrivate,
@@ -148,19 +169,22 @@ export async function openConversations(
     commands: commandRules,
     notes: () => parts.editor.notes(),
     root: workspaceRoot,
+    folders: workspaceFolders,
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
-    roots: workspaceRoots,
+    roots: workspaceFolders,
     assistants: repositoryAssistants,
+    personAssistants: () => personKept(context).list(),
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
       if (keptFile) return keptFile;
-      const roots = workspaceFolders().map((folder) => folder.root);
-      if (!roots.length) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
-      // A file of any folder of the workspace can be attached; the first folder that holds it decides.
+      const folders = workspace.nameFolders(workspaceFolders());
+      if (!folders.length) throw new Error(vscode.l10n.t("Open a folder to attach its files."));
+      // A file of any folder of the workspace can be attached: the folder its path names
+      // (`api/src/a.ts`, as the tools and the picker name it), else the first folder that holds it.
       let full: string | undefined;
       let refused: unknown;
-      for (const root of roots) {
-        full = await workspace.inside(root, path).catch((error: unknown) => {
+      for (const at of workspace.placesOf(folders, path)) {
+        full = await workspace.inside(at.folder.root, at.path).catch((error: unknown) => {
           refused = error;
           return undefined;
         });
@@ -183,10 +207,8 @@ export async function openConversations(
         );
       return { name, type: "", path: full };
     },
-    skills: async () => {
-      const root = workspaceRoot();
-      return root ? (await skills.readSkills(root)).skills : [];
-    },
+    // Each folder's skills, read inside that folder (named by folder when there are several).
+    skills: async () => (await skills.readFolderSkills(skills.nameFolders(workspaceFolders()))).skills,
     // Read at each run, so a changed setting applies to the next answer.
     get limits() {
       const s = settings();

@@ -13,11 +13,14 @@ export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../
 export { Store } from "../chat/store";
 export { serve } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugin-set";
-export { readSkills } from "../chat/skills";
+export { readSkills, readFolderSkills } from "../chat/skills";
+export { instructionsText, requestInstructions } from "../chat/instructions-text";
 export { readAssistantFiles } from "../chat/assistant-files";
+export { PersonAssistants } from "../chat/person-assistants";
 export { secretKey } from "../chat/rows";
 export { PanelView } from "../chat/view";
 export { Kept } from "../chat/context-refs";
+export { sweepKept } from "../chat/context-sweep";
 export { exportMarkdown, exportJson } from "../chat/export";
 export { publicPage, sourcesIn } from "../protocol/sources";
 export {
@@ -31,8 +34,9 @@ export {
   ripgrepUnder,
 } from "../chat/workspace/index";
 export { fileInFolders } from "../chat/workspace/contained";
+export { nameFolders, placesOf } from "../chat/workspace/folders";
 export { offered } from "../chat/approval";
-export { approveWith, allowanceOf } from "../chat/judge";
+export { approveWith, allowanceOf, refusedNote } from "../chat/judge";
 export { execute, serve as serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending/changes";
 export { TurnCheckpoints } from "../chat/checkpoint-turns";

@@ -8,7 +8,14 @@ import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
 import { registerExecute } from "./execute";
-import { agentTools, openConversations, workspaceRoot, type Opened } from "./conversations";
+import {
+  agentTools,
+  openConversations,
+  personKept,
+  workspaceFolders,
+  workspaceRoot,
+  type Opened,
+} from "./conversations";
 import { VsCodeEditor } from "./editor";
 import { editorFacts } from "./facts";
 import { Models } from "./models";
@@ -69,6 +76,7 @@ export function activate(context: vscode.ExtensionContext) {
     secrets: context.secrets,
     pending,
     checkpoints,
+    person: personKept(context),
   });
 
   const participant = registerParticipant(context, {
@@ -79,6 +87,8 @@ export function activate(context: vscode.ExtensionContext) {
     approvals: approvalSettings,
     commands: commandRules,
     root: workspaceRoot,
+    folders: workspaceFolders,
+    roots: workspaceFolders,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

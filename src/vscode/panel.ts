@@ -1,3 +1,4 @@
+import type { PersonKept } from "../chat/view-assistants";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
@@ -25,6 +26,8 @@ export interface PanelParts {
   pending?: PendingReview;
   /** The answers' checkpoints: restore to a message, changes since. */
   checkpoints?: CheckpointReview;
+  /** The person's own assistants for every workspace. */
+  person?: PersonKept;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -52,7 +55,9 @@ function droppedFiles(uris: string[]): FileRef[] {
         ? vscode.Uri.file(`${root}/${text}`)
         : undefined;
     if (!uri || uri.scheme !== "file") continue;
-    const shown = vscode.workspace.asRelativePath(uri, false);
+    // With several folders a path starts with its folder's name, as the tools and the picker name it.
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const shown = vscode.workspace.asRelativePath(uri, several);
     if (shown === uri.fsPath) continue;
     out.push(fileRef(shown, basename(uri.fsPath)));
   }
@@ -87,7 +92,7 @@ async function codeAction(action: "copy" | "insert" | "new-file", code: string, 
 async function openInWorkspace(path: string): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === "file")
-    .map((f) => f.uri.fsPath);
+    .map((f) => ({ root: f.uri.fsPath, name: f.name }));
   let file: string;
   try {
     file = await core().fileInFolders(folders, path);
@@ -184,6 +189,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
       assistants: repositoryAssistants,
+      person: this.parts.person,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),

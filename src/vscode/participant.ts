@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import vscode = require("vscode");
 import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
@@ -22,8 +23,12 @@ export interface ParticipantParts {
   approvals: () => Readonly<Record<string, Setting>>;
   /** The workspace folder, where protected paths are looked for. */
   root: () => string | undefined;
+  /** Every folder of the workspace with its name: a path is guarded in the folder it names. */
+  folders?: () => { root: string; name: string }[];
   /** The person's command rules for run_command. */
   commands?: CommandRuleBook;
+  /** Every workspace folder, whose project instructions (AGENTS.md…) the model is given. */
+  roots?: () => { root: string; name: string }[];
 }
 
 const INSTRUCTIONS = [
@@ -138,10 +143,14 @@ async function modelOf(
 /** What a finished call points at: the workspace file it read, the pages it fetched. */
 function pointedAt(call: Call, output: string): vscode.Uri[] {
   const out: vscode.Uri[] = [];
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (root && (call.name === "read_file" || call.name === "open_file")) {
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === "file")
+    .map((f) => ({ root: f.uri.fsPath, name: f.name }));
+  if (folders.length && (call.name === "read_file" || call.name === "open_file")) {
     const path = argText(call.arguments, "path");
-    if (path) out.push(vscode.Uri.joinPath(root, path));
+    // With several folders the path starts with its folder's name, as the tools name it.
+    const at = path ? core().placesOf(core().nameFolders(folders), path)[0] : undefined;
+    if (at) out.push(vscode.Uri.file(resolve(at.folder.root, at.path)));
   }
   // The rule of the panel's source chips (from the core's bundle: it reads addresses with ipaddr.js).
   const { publicPage, sourcesIn } = core();
@@ -233,6 +242,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       commands: parts.commands,
       said: saidIn(chat, request.prompt),
       root: parts.root(),
+      folders: parts.folders ? core().nameFolders(parts.folders()) : undefined,
     };
     const a = agent(model, INSTRUCTIONS, offered(tools, rules));
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
@@ -240,7 +250,10 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     a.approve = async (call) => {
       const tool = tools.find((t) => t.name === call.name);
       if (!tool) return false;
-      const { yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
+      const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
+      // Refused by the person's rules: the model reads why, as in the panel.
+      if (judged.verdict === "refused")
+        return core().refusedNote(judged.reasons.join(" ") || `The tool ${call.name} may not run here.`);
       return yes === true;
     };
     const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });
@@ -249,6 +262,20 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     // `#file`, `#selection`, `#sym`, folders and pasted images: each as the model should receive it.
     const { files, notes, used } = await chatReferences(request, storage);
     for (const uri of used) stream.reference(uri);
+    // The project's instructions (AGENTS.md…), as the panel's runs get them, each file used shown.
+    const window = (await model.window?.().catch(() => 0)) ?? 0;
+    const project = await core().requestInstructions(
+      parts.roots?.() ?? [],
+      used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
+      window,
+    );
+    a.instructions = [INSTRUCTIONS, core().instructionsText(project.files)].filter(Boolean).join("\n\n");
+    const shown = new Set(used.map((uri) => uri.toString()));
+    for (const file of project.files) {
+      const uri = file.file ? vscode.Uri.file(file.file) : undefined;
+      if (uri && !shown.has(uri.toString())) stream.reference(uri);
+      if (uri) shown.add(uri.toString());
+    }
     const prompt = [promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     const each = (piece: Piece): void => {

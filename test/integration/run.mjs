@@ -121,6 +121,18 @@ async function act(page, request) {
     else await control.click();
     return true;
   }
+  if (request.action === "chatAnswer") {
+    // The Chat view's last answer, each folded part of it (its steps, its references) opened as a
+    // person opens it, one at a time, until none is left folded.
+    const response = page.locator(".interactive-session .interactive-response").last();
+    await response.waitFor({ timeout: 20_000 });
+    for (let i = 0; i < 6; i++) {
+      const folded = response.locator('[aria-expanded="false"]');
+      if (!(await folded.count())) break;
+      await folded.first().click();
+    }
+    return response.innerText();
+  }
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();
@@ -165,6 +177,21 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     await cleanup();
     process.exit(130);
   });
+}
+
+/**
+ * A workspace of two folders under `base` (`first` and `second`, each with a file the other lacks)
+ * and the `.code-workspace` file that names them; gives the file's path.
+ */
+function twoFolders(base) {
+  mkdirSync(join(base, "first"), { recursive: true });
+  mkdirSync(join(base, "second"), { recursive: true });
+  writeFileSync(join(base, "first", "notes-a.txt"), "marker-7f3 in the first folder\n");
+  writeFileSync(join(base, "second", "notes-b.txt"), "marker-7f3 in the second folder\n");
+  writeFileSync(join(base, "second", "x.txt"), "one\ntwo\n");
+  const file = join(base, "two.code-workspace");
+  writeFileSync(file, JSON.stringify({ folders: [{ path: "first" }, { path: "second" }] }, null, 2));
+  return file;
 }
 
 function finish(passed, failed, note, metrics = {}) {
@@ -261,7 +288,9 @@ async function main() {
       ],
     ];
     const done = new Promise((resolve) => (exited = resolve));
-    const url = `http://127.0.0.1:${at}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    // A `.code-workspace` file opens as a workspace of its folders (multi-root), anything else as one folder.
+    const opens = folder.endsWith(".code-workspace") ? "workspace" : "folder";
+    const url = `http://127.0.0.1:${at}/?${opens}=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
     const code = await Promise.race([done, new Promise((r) => setTimeout(() => r("timeout"), limit))]);
     await page.screenshot({ path: join(root, `.artifacts/vscode-${name}.png`) }).catch(() => {});
@@ -280,11 +309,15 @@ async function main() {
   }
 
   // The first phase works as a person would; the second opens the window again (a reload) and checks
-  // what survived it. A run that greps for some tests has one phase.
-  const first = await phase("first");
-  const phases = [first];
-  if (!process.env.TANDEM_TEST_GREP) {
-    phases.push(await phase("reload"));
+  // what survived it; the third opens a workspace of two folders. A run that greps for some tests has
+  // the first phase only, unless TANDEM_TEST_PHASES names the phases to run (`multiroot`, `first,reload`).
+  const only = process.env.TANDEM_TEST_PHASES?.split(",").filter(Boolean);
+  const wanted = (name) => (only ? only.includes(name) : name === "first" || !process.env.TANDEM_TEST_GREP);
+  const phases = [];
+  if (wanted("first")) phases.push(await phase("first"));
+  if (wanted("reload")) phases.push(await phase("reload"));
+  if (wanted("multiroot")) phases.push(await phase("multiroot", port, twoFolders(join(run, "multiroot"))));
+  if (wanted("untrusted")) {
     // Last, a VS Code that asks about workspace trust, on a folder nobody trusted yet.
     server.stop();
     const untrusted = join(run, "untrusted-workspace");

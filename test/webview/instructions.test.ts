@@ -100,9 +100,49 @@ describe("project instructions in the panel", () => {
     assert.match(text, /Tandem[\s\S]*This workspace/);
   });
 
-  it("has no switch before a conversation exists", async () => {
+  it("lists the person's assistants for every workspace with where each comes from, marks a repository's named like one, and keeps one for every workspace", async () => {
+    panel = await panels.open();
+    const base = snapshot();
+    const mine = { instructions: "Mine.", model: "", tools: "", approve: "" };
+    await panel.send({
+      ...base,
+      assistants: [
+        ...base.assistants,
+        { id: "user:r1", name: "Reviewer", ...mine, source: "user" },
+        { id: "repo:.tandem/assistants/reviewer.md", name: "Reviewer", ...mine, source: "repository" },
+      ],
+    });
+    const { page } = panel;
+    await page.getByRole("tab", { name: "Assistants" }).click();
+    const list = page.getByRole("list", { name: "Assistants" });
+    const text = await list.innerText();
+    assert.match(text, /Reviewer\s*Every workspace \(yours\) · Default model/);
+    assert.match(text, /Reviewer\s*From the repository · named like yours, which stays as it is/);
+    assert.match(text, /Tandem\s*This workspace/);
+    await list.getByRole("button", { name: /Tandem/ }).click();
+    await page.getByRole("combobox", { name: "Kept for" }).selectOption({ label: "Every workspace (yours)" });
+    await page.getByRole("button", { name: "Save" }).click();
+    const saved = await last();
+    assert.equal(saved?.type, "saveAssistant");
+    assert.equal(saved?.type === "saveAssistant" && saved.assistant.source, "user");
+  });
+
+  it("switches a new chat's instructions off before it exists; its first message carries it, and the next new chat starts on", async () => {
     panel = await panels.open();
     await panel.send(snapshot());
-    assert.equal(await panel.page.getByRole("button", { name: "Project instructions" }).isVisible(), false);
+    const { page } = panel;
+    const toggle = page.getByRole("button", { name: "Project instructions" });
+    assert.equal(await toggle.isVisible(), true);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    assert.match((await toggle.getAttribute("title")) ?? "", /off for the new conversation/);
+    const box = page.getByRole("textbox", { name: "Message to Tandem" });
+    await box.fill("Hello without AGENTS.md");
+    await box.press("Enter");
+    const sent = await last();
+    assert.equal(sent?.type, "send");
+    assert.equal(sent?.type === "send" && sent.instructions, false);
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
   });
 });

@@ -24,6 +24,8 @@
 import { parse, type ParseEntry } from "shell-quote";
 import { t } from "../../protocol/l10n";
 import { runsOther } from "./command-options";
+import { oneLine } from "./describe";
+import { visible } from "./visible";
 
 /** The rules the person keeps: command lines allowed without asking, and refused. */
 export interface CommandRules {
@@ -256,11 +258,17 @@ function denyParts(line: string, depth = 0): string[][] {
 
 /** The deny rule that refuses `line`, if any. */
 export function deniedBy(line: string, deny: readonly string[]): string | undefined {
+  return refusal(line, deny)?.rule;
+}
+
+/** The deny rule that refuses `line` and the part of the line it matched, if any. */
+function refusal(line: string, deny: readonly string[]): { rule: string; part: string[] } | undefined {
   const parts = denyParts(line);
   for (const rule of deny) {
     const read = ruleWords(rule);
     if ("why" in read) continue;
-    if (parts.some((part) => denies(read.words, part))) return rule;
+    const part = parts.find((p) => denies(read.words, p));
+    if (part) return { rule, part };
   }
   return undefined;
 }
@@ -277,9 +285,15 @@ function allowWords(allow: readonly string[]): { rule: string; words: string[] }
 
 /** Judges `line` under `rules`: denied by a deny rule, allowed when plain and every part allowed, else asked. */
 export function judgeCommand(line: string, rules: CommandRules): CommandJudgement {
-  const denied = deniedBy(line, rules.deny);
+  const denied = refusal(line, rules.deny);
   if (denied !== undefined) {
-    return { verdict: "denied", rule: denied, why: t('Your rule "{0}" refuses this command.', denied) };
+    // The part is named so the model (and the person) can tell what to change.
+    const part = visible(oneLine(denied.part.join(" ")));
+    return {
+      verdict: "denied",
+      rule: denied.rule,
+      why: t('Your rule "{0}" refuses this command (its part `{1}`).', denied.rule, part),
+    };
   }
   const plain = plainParts(line);
   if ("why" in plain) return { verdict: "ask", why: t("No rule can allow it. {0}", plain.why) };

@@ -60,6 +60,23 @@ export function place(folders: Folder[], path: string, fallback?: Folder): Place
   );
 }
 
+/**
+ * Where `path` may lie in a workspace of `folders` (named as the tools name them): in the folder
+ * its first name names (or that holds it, absolute), then as written in each folder in order.
+ */
+export function placesOf(folders: readonly Folder[], path: string): Placed[] {
+  const out: Placed[] = [];
+  if (folders.length > 1) {
+    try {
+      out.push(place([...folders], path));
+    } catch {
+      // It names no folder: it is looked for in each.
+    }
+  }
+  out.push(...folders.map((folder) => ({ folder, path })));
+  return out;
+}
+
 /** The folder a glob starts with, with the rest of the glob; undefined when it names none (or there is one folder). */
 export function folderOf(folders: Folder[], glob: string): Placed | undefined {
   if (folders.length === 1) return undefined;

@@ -10,6 +10,7 @@
 
 import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { place, type Folder, type Placed } from "./folders";
 
 /** Folders whose contents can run code: any path with one of these as a part is protected. */
 const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky", "node_modules"];
@@ -93,4 +94,32 @@ export async function protectedPath(root: string, path: string): Promise<string 
   if (written) return written;
   const realTop = await realpath(top).catch(() => top);
   return protectedPart(below(realTop, await realOf(absolute)));
+}
+
+/**
+ * The protected place a write to `path`, as the tools read it in a workspace of `folders` (named
+ * as the tools name them), would land in: the path is placed in the folder it names and its links
+ * are resolved from there, so `api/docs/x` with `docs` a link to `api/.git/hooks` counts. A path
+ * that names no folder is looked at in every folder. `from` is a folder-relative place (a
+ * command's cwd) that relative paths start at; they are looked at from the folder's top too.
+ */
+export async function protectedIn(
+  folders: readonly Folder[],
+  path: string,
+  from?: Placed,
+): Promise<string | undefined> {
+  if (folders.length === 0) return undefined;
+  const tries: Placed[] = [];
+  if (from && !isAbsolute(path)) tries.push({ folder: from.folder, path: join(from.path, path) });
+  try {
+    tries.push(place([...folders], path));
+  } catch {
+    // It names no folder (the tool will refuse it): it is protected if it is so in any of them.
+    tries.push(...folders.map((folder) => ({ folder, path })));
+  }
+  for (const at of tries) {
+    const found = await protectedPath(at.folder.root, at.path);
+    if (found) return found;
+  }
+  return undefined;
 }

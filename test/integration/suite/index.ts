@@ -17,6 +17,8 @@ export async function run(): Promise<void> {
   // Test files are bundled here and load after mocha's globals exist.
   if (process.env.TANDEM_TEST_PHASE === "reload") {
     await import("./reload.test");
+  } else if (process.env.TANDEM_TEST_PHASE === "multiroot") {
+    await import("./multiroot.test");
   } else if (process.env.TANDEM_TEST_PHASE === "untrusted") {
     await import("./untrusted.test");
   } else {

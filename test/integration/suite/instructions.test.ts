@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { answer, type FixtureServer } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
-import { panelSend, panelText } from "./person";
+import { chatAnswer, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
@@ -61,5 +61,30 @@ describe("project instructions in VS Code", () => {
       .rows("items")
       .find((i) => i.instructions?.some((n) => n.path === "AGENTS.md" && n.given));
     assert.ok(opening, "the answer keeps the chip of AGENTS.md");
+  });
+
+  it("gives @tandem the workspace's AGENTS.md too, and shows the file as a reference of its answer", async () => {
+    // A reply the panel's title did not take (its conversation may have had one) can answer this
+    // request first: what is checked is what the model was given and what the Chat view shows.
+    server.script(answer("Ahoy from the Chat view."));
+    const before = server.requests.length;
+    const result = await vscode.commands.executeCommand<{ errorDetails?: unknown }>(
+      "workbench.action.chat.open",
+      {
+        query: "@tandem Hello from the Chat view",
+        modelSelector: { vendor: "tandem", id: "instructions-model" },
+        blockOnResponse: true,
+      },
+    );
+    assert.equal(result?.errorDetails, undefined);
+    const sent = server.requests
+      .slice(before)
+      .find((r) => JSON.stringify(r.body.messages).includes("Hello from the Chat view"));
+    assert.ok(sent, "the request of @tandem");
+    const system = JSON.stringify((sent.body.messages as Array<{ role: string }>)[0]);
+    assert.match(system, /Project instructions from AGENTS\.md \(the repository's text/);
+    assert.match(system, /lighthouse keeper \(project rule 7\)/);
+    const shown = await chatAnswer();
+    assert.match(shown, /Used 1 reference\s+AGENTS\.md/, shown);
   });
 });

@@ -53,6 +53,8 @@ export const clickNotification = (text: string, label: string) =>
   person<string>("notificationButton", { text, label });
 /** Types `text` into the input box on screen and presses Enter; gives the box's title. */
 export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
+/** The text of the Chat view's last answer, its folded parts (steps, references) opened. */
+export const chatAnswer = () => person<string>("chatAnswer");
 /** Saves a screenshot of the workbench under .artifacts/. */
 export const screenshot = (name: string) => person<boolean>("screenshot", { name });
 /** Types `@` and `query` in the panel's message box and chooses the option showing `option`; gives the chips. */

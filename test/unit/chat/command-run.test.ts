@@ -88,11 +88,16 @@ describe("command rules in a run", () => {
     assert.match(asked_[0], /No rule can allow it\. sh runs another command\./);
   });
 
-  it("refuses a line a deny rule names, says why on the call, and never runs it", async () => {
+  it("refuses a line a deny rule names, says why on the call, never runs it, and tells the model which rule refused which part", async () => {
     ws = folder();
     const { editor, ran } = recording();
     const t = runCommandTool({ root: ws.path }, editor);
-    const model = scripted([calls([line("npm test && git push --force")]), says("Done.")]);
+    const model = scripted([
+      calls([line("npm test && git push --force")]),
+      says("Done."),
+      says("Title"),
+      says("Again."),
+    ]);
     const root = ws.path;
     let asks = 0;
     b = await bench(
@@ -116,7 +121,19 @@ describe("command rules in a run", () => {
     assert.deepEqual(ran, []);
     assert.equal(asks, 0);
     assert.equal(call.state, "declined");
-    assert.equal(call.text, 'Your rule "git push" refuses this command.');
+    assert.equal(call.text, 'Your rule "git push" refuses this command (its part `git push --force`).');
+    // What the model reads as the call's result: the rule and the part, not a bare "declined".
+    const said = (n: number): string =>
+      model.requests[n].messages.map((m) => (m.role === "tool" ? m.text : "")).join("\n");
+    assert.match(
+      said(1),
+      /Refused, not run: Your rule "git push" refuses this command \(its part `git push --force`\)/,
+    );
+    assert.doesNotMatch(said(1), /The person declined this call/);
+    // And again in the history of a later message.
+    const next = asked("Why not?", chat);
+    await b.send(next);
+    assert.match(said(model.requests.length - 1), /Refused, not run: Your rule "git push"/);
   });
 
   it("keeps the person's 'Always allow `npm run lint`' as a rule, and the next such line runs without asking", async () => {

@@ -163,6 +163,21 @@ describe("project instructions: which files are read", () => {
     ]);
   });
 
+  it("names each folder's files as the tools name the folder (a workspace file's own names), a path in play too", async () => {
+    const one = ws();
+    const two = ws();
+    write(one, { "AGENTS.md": "One." });
+    write(two, { "AGENTS.md": "Two.", "src/AGENTS.md": "Two's src." });
+    const found = await readInstructions(
+      [
+        { root: one, name: "web" },
+        { root: two, name: "api" },
+      ],
+      ["api/src/x.ts"],
+    );
+    assert.deepEqual(given(found), ["web/AGENTS.md", "api/AGENTS.md", "api/src/AGENTS.md"]);
+  });
+
   it("takes the files in play from attachments and from the path of every tool call", () => {
     const call = { ...item("call", "", "c"), name: "read_file", input: JSON.stringify({ path: "src/a.ts" }) };
     const broken = { ...item("call", "", "c"), name: "x", input: "{not json" };

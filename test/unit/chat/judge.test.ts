@@ -55,6 +55,45 @@ describe("approval engine: judging a call by its input", () => {
     assert.match(linked.reasons[0], /\(\.vscode\/\)/);
   });
 
+  it("in a workspace of two folders, guards each path in the folder it names, links resolved there", async () => {
+    const other = folder();
+    try {
+      const second = other.path;
+      mkdirSync(join(second, ".git/hooks"), { recursive: true });
+      // A link in the second folder into the first folder's .git, and one to its own .vscode.
+      symlinkSync(join(root, ".git/hooks"), join(second, "hooks"));
+      mkdirSync(join(second, ".vscode"));
+      symlinkSync(join(second, ".vscode"), join(second, "conf"));
+      const two = rules({
+        settings: { create_file: "allow", run_command: "allow" },
+        folders: [
+          { name: "first", root },
+          { name: "second", root: second },
+        ],
+        commands: { rules: () => ({ allow: ["touch *"], deny: [] }), keep: async () => undefined },
+      });
+      const placeOf = async (path: string) =>
+        (await judge(create, args({ path, content: "x" }), two)).reasons;
+      assert.match((await placeOf("second/.git/hooks/x")).join(), /\(\.git\/\)/);
+      assert.match((await placeOf("second/.vscode/settings.json")).join(), /\(\.vscode\/\)/);
+      assert.match((await placeOf("second/hooks/pre-commit")).join(), /\(\.git\/\)/);
+      assert.match((await placeOf("second/conf/settings.json")).join(), /\(\.vscode\/\)/);
+      assert.match((await placeOf(join(second, "conf/tasks.json"))).join(), /\(\.vscode\/\)/);
+      assert.deepEqual(await placeOf("second/notes.md"), []);
+      assert.equal(
+        (await judge(create, args({ path: "second/notes.md", content: "x" }), two)).verdict,
+        "allowed",
+      );
+      const ran = async (command: string, cwd?: string) =>
+        (await judge({ name: "run_command", readOnly: false }, args({ command, cwd }), two)).verdict;
+      assert.equal(await ran("touch hooks/pre-commit", "second"), "ask");
+      assert.equal(await ran("touch pre-commit", "second/hooks"), "ask");
+      assert.equal(await ran("touch notes.md", "second"), "allowed");
+    } finally {
+      other.remove();
+    }
+  });
+
   it("lets 'always' and an allow setting cover an ordinary write, and offers 'always' for it", async () => {
     const note = args({ path: "notes/a.md", content: "x" });
     assert.equal((await judge(create, note, rules({ always: new Set(["create_file"]) }))).verdict, "allowed");

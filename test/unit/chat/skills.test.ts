@@ -3,7 +3,14 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Skill } from "../../../src/chat/rows";
-import { LOAD_SKILL, loadSkill, parseSkill, readSkills, SKILL_LIMITS } from "../../../src/chat/skills";
+import {
+  LOAD_SKILL,
+  loadSkill,
+  parseSkill,
+  readFolderSkills,
+  readSkills,
+  SKILL_LIMITS,
+} from "../../../src/chat/skills";
 
 const signal = () => new AbortController().signal;
 
@@ -145,6 +152,28 @@ describe("skills from SKILL.md files", () => {
     await writeFile(path.join(workspace, ".github/skills/README.md"), "not a skill");
     assert.deepEqual(await readSkills(workspace), { skills: [], skipped: [] });
     assert.deepEqual(await readSkills(path.join(workspace, "missing")), { skills: [], skipped: [] });
+  });
+
+  it("read each folder's own skills in a workspace of two folders, named by folder", async () => {
+    await skillFile(".github/skills", "a", "---\nname: a\ndescription: Use for A.\n---\nA\n");
+    const second = path.join(outside, "api");
+    await mkdir(path.join(second, ".claude/skills/b"), { recursive: true });
+    await writeFile(
+      path.join(second, ".claude/skills/b/SKILL.md"),
+      "---\nname: b\ndescription: Use for B.\n---\nB\n",
+    );
+    const { skills, skipped } = await readFolderSkills([
+      { name: "web", root: workspace },
+      { name: "api", root: second },
+    ]);
+    assert.deepEqual(skipped, []);
+    assert.deepEqual(
+      skills.map((s) => [s.id, s.name, s.body]),
+      [
+        ["file:web/.github/skills/a/SKILL.md", "a", "A"],
+        ["file:api/.claude/skills/b/SKILL.md", "b", "B"],
+      ],
+    );
   });
 
   it("cut a description that is too long", () => {

@@ -210,6 +210,22 @@ describe("the panel's host half (PanelView)", () => {
     view.dispose();
   });
 
+  it("starts a new conversation with the project instructions off when its first message says so", async () => {
+    b = await bench(
+      hostOf({ default: scripted([says("Hello."), says("Greeting"), says("Again."), says("T")]) }),
+    );
+    const view = new PanelView(b.store, b.runner, panelHost());
+    const message = { type: "send", chat: "", text: "Hi", files: [], model: "", assistant: "" };
+    await view.receive({ ...message, instructions: false });
+    const off = b.store.conversations()[0];
+    assert.equal(off.instructions, false);
+    await view.receive({ ...message, text: "Hi again" });
+    const on = b.store.rows("conversations").find((c) => c.id !== off.id);
+    assert.equal(on?.instructions, undefined);
+    await b.runner.idle();
+    view.dispose();
+  });
+
   it("deletes a conversation with undo, and renames one", async () => {
     b = await bench(hostOf({ default: scripted([says("Hello."), says("Greeting")]) }));
     const host = panelHost();

@@ -53,8 +53,8 @@ export interface Around {
   more?: (root: string) => Tool[];
   /** The person's message (default: follow the README). */
   prompt?: string;
-  /** Options of the workspace tools (a fetch's lookup, private addresses). */
-  workspace?: Partial<WorkspaceOptions>;
+  /** Options of the workspace tools (a fetch's lookup, private addresses), or made from the copy's root. */
+  workspace?: Partial<WorkspaceOptions> | ((root: string) => Partial<WorkspaceOptions>);
   /** Makes the copy of the repository ready (links, folders) before the run. */
   prepare?: (root: string) => void;
   /** Later model turns, each its own tool calls, after the first. */
@@ -87,7 +87,12 @@ export async function obey(
     { default: model },
     {
       tools: () => [
-        ...workspaceTools({ root, editor, trusted: extra.trusted?.() ?? true, ...extra.workspace }),
+        ...workspaceTools({
+          root,
+          editor,
+          trusted: extra.trusted?.() ?? true,
+          ...(typeof extra.workspace === "function" ? extra.workspace(root) : extra.workspace),
+        }),
         ...(extra.more?.(root) ?? []),
       ],
       approve: async (call, _signal, question?: Question) => {

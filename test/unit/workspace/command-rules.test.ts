@@ -264,11 +264,11 @@ describe("command rules: deny wins and is found where it hides", () => {
     }
   });
 
-  it("says which rule refused", () => {
+  it("says which rule refused, and which part of the line", () => {
     assert.deepEqual(judgeCommand("npm test && curl x", RULES), {
       verdict: "denied",
       rule: "curl",
-      why: 'Your rule "curl" refuses this command.',
+      why: 'Your rule "curl" refuses this command (its part `curl x`).',
     });
   });
 

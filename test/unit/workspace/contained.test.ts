@@ -27,6 +27,15 @@ describe("go to file: only a regular file inside a workspace folder is opened", 
     assert.equal(await fileInFolders([first, second], join(second, "lib/b.ts")), join(second, "lib/b.ts"));
   });
 
+  it("opens a path named by its folder, as the tools write it in a workspace of several folders", async () => {
+    const named = [
+      { root: first, name: "web" },
+      { root: second, name: "api" },
+    ];
+    assert.equal(await fileInFolders(named, "api/lib/b.ts"), join(second, "lib/b.ts"));
+    assert.equal(await fileInFolders(named, "web/src/a.ts"), join(first, "src/a.ts"));
+  });
+
   it("refuses a path out of the workspace: by .., absolute elsewhere, or through a link", async () => {
     assert.match(
       await refusal(fileInFolders([first], relative(first, join(outside, "secret.txt")))),
