@@ -101,7 +101,8 @@ function isWords(text: string): boolean {
 
 /**
  * The panel's texts written as bare literals instead of through t(): values of shown attributes in
- * the panel's element builders (`h(tag, { text: "…" })`), button labels (`button(icon, "…")`), and
+ * the panel's element builders (`h(tag, { text: "…" })`), button labels (`button(icon, "…")`), the
+ * `label`, `hint` and `detail` of any object (forms and lists describe their fields so), and
  * assignments to `.textContent`, `.title` or `.placeholder`. Each as "file:line: text".
  */
 export function bareTexts(files: string[], root: string): string[] {
@@ -118,6 +119,8 @@ export function bareTexts(files: string[], root: string): string[] {
       if (ts.isConditionalExpression(node)) return (bare(node.whenTrue), bare(node.whenFalse));
       if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.BarBarToken)
         return bare(node.right);
+      // A shown field given as a function of the row: `hint: (a) => a.x ? "…" : "…"`.
+      if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) return bare(node.body);
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
         if (isWords(node.text)) report(node, node.text);
       } else if (ts.isTemplateExpression(node)) {
@@ -136,6 +139,16 @@ export function bareTexts(files: string[], root: string): string[] {
             }
           }
         }
+      }
+      // Descriptions of forms and lists (`{ label: "…", hint: … }`) are shown wherever they are built.
+      if (ts.isPropertyAssignment(node) && ["label", "hint", "detail"].includes(node.name.getText(file))) {
+        const parent = node.parent.parent;
+        if (!(
+          ts.isCallExpression(parent) &&
+          ts.isIdentifier(parent.expression) &&
+          parent.expression.text === "h"
+        ))
+          bare(node.initializer);
       }
       if (
         ts.isBinaryExpression(node) &&

@@ -51,16 +51,16 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
       },
       {
         name: "source",
-        label: "Kept for",
+        label: t("Kept for"),
         kind: "select",
         options: () => [
-          ["", "This workspace"],
-          ["user", "Every workspace (yours)"],
+          ["", t("This workspace")],
+          ["user", t("Every workspace (yours)")],
         ],
         hint: (a) =>
           a.source === "repository"
-            ? "A repository's assistant, saved here, becomes yours."
-            : "Yours for every workspace: kept in VS Code's storage for you, never in a repository.",
+            ? t("A repository's assistant, saved here, becomes yours.")
+            : t("Yours for every workspace: kept in VS Code's storage for you, never in a repository."),
       },
     ],
     rows: () => [...panel.store.tables.assistants.values()],

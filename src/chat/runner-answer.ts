@@ -288,7 +288,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
             .checkpoint(work.user)
             .catch((error: unknown) => host.problem?.(`The files were not recorded: ${reason(error)}`)));
     a.approve = async (call) => {
-      if (!(await approveCall(runs, written, all, rules, call, halt.signal))) return false;
+      // false or the refusal the model reads: only a yes takes the checkpoint and runs the call.
+      const yes = await approveCall(runs, written, all, rules, call, halt.signal);
+      if (yes !== true) return yes;
       await before(call.name);
       return true;
     };
