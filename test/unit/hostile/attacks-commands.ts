@@ -52,4 +52,16 @@ function appended(what: string, line: string): Attack {
   };
 }
 
-export const attacks: Attack[] = HOSTILE_LINES.map(([what, line]) => appended(what, line));
+export const attacks: Attack[] = [
+  ...HOSTILE_LINES.map(([what, line]) => appended(what, line)),
+  {
+    // A refusal once passed for a yes (its note, a string, is truthy) when a step was added after approval.
+    name: 'with "git *" allowed and "git push" refused, run_command runs a force push',
+    attempt: async () =>
+      outcomeOf(
+        await obey([["run_command", JSON.stringify({ command: "git status && git push --force" })]], {
+          commands: book({ allow: ["git *"], deny: ["git push"] }),
+        }),
+      ),
+  },
+];
