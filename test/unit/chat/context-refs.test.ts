@@ -14,6 +14,7 @@ import { Kept, type EditorContext } from "../../../src/chat/context-refs";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -71,22 +72,12 @@ describe("@ context references (host)", () => {
       ),
     );
     sent = [];
-    const host: ViewHost = {
-      send: (message) => sent.push(JSON.parse(JSON.stringify(message)) as HostMessage),
-      choices: async () => [],
-      defaultModel: async () => "",
-      pickFiles: async () => [],
-      dropped: async () => [],
-      code: () => undefined,
-      openLink: () => undefined,
-      openFile: () => undefined,
-      command: () => undefined,
-      pluginKey: async () => undefined,
+    const host: ViewHost = recordingHost(sent, {
       context: {
         editor: editorOf(root, () => ({ command: "npm test", text: "1 passing\n2 failing: expected 3" })),
         folder: storage,
       },
-    };
+    });
     view = new PanelView(b.store, b.runner, host);
   });
 

@@ -13,6 +13,7 @@ import { Kept, type EditorContext } from "../../../src/chat/context-refs";
 import { sweepKept } from "../../../src/chat/context-sweep";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -32,19 +33,7 @@ const NOTHING: EditorContext = {
 
 /** A panel's host whose context files are kept in `storage`. */
 function panelHost(storage: string): ViewHost {
-  return {
-    send: () => undefined,
-    choices: async () => [],
-    defaultModel: async () => "",
-    pickFiles: async () => [],
-    dropped: async () => [],
-    code: () => undefined,
-    openLink: () => undefined,
-    openFile: () => undefined,
-    command: () => undefined,
-    pluginKey: async () => undefined,
-    context: { editor: NOTHING, folder: storage },
-  };
+  return recordingHost([], { context: { editor: NOTHING, folder: storage } });
 }
 
 describe("kept context files: cleaned with their conversation, orphans swept", () => {

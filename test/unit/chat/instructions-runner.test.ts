@@ -9,20 +9,10 @@ import { Store } from "../../../src/chat/store";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import { folder, write } from "../workspace/fixtures";
 import { answerOf, bench, hostOf, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host that shows nothing: the view's messages are not what these tests look at. */
-const quiet: ViewHost = {
-  send: () => undefined,
-  choices: async () => [],
-  defaultModel: async () => "",
-  pickFiles: async () => [],
-  dropped: async () => [],
-  code: () => undefined,
-  openLink: () => undefined,
-  openFile: () => undefined,
-  command: () => undefined,
-  pluginKey: async () => undefined,
-};
+const quiet: ViewHost = recordingHost();
 
 /** A tool that reads nothing and says what it was asked (a file is in play by its path). */
 const reading: Tool = tool(

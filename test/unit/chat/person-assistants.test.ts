@@ -15,23 +15,14 @@ import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { folder, write } from "../workspace/fixtures";
 import { bench, hostOf, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host over `person` (and the repository `root`'s assistants), recording what it sends. */
 function hostWith(person: PersonAssistants, sent: HostMessage[], root?: string): ViewHost {
-  return {
-    send: (m) => void sent.push(JSON.parse(JSON.stringify(m)) as HostMessage),
-    choices: async () => [],
-    defaultModel: async () => "",
-    pickFiles: async () => [],
-    dropped: async () => [],
-    code: () => undefined,
-    openLink: () => undefined,
-    openFile: () => undefined,
-    command: () => undefined,
-    pluginKey: async () => undefined,
+  return recordingHost(sent, {
     person,
     assistants: async () => (root ? (await readAssistantFiles([root])).assistants : []),
-  };
+  });
 }
 
 const mine = { name: "Reviewer", instructions: "Review as I like it.", model: "", tools: "", approve: "" };

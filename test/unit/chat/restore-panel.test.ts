@@ -6,30 +6,21 @@ import type { Item } from "../../../src/chat/rows";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host that records what it was sent, and the restores and diffs it was asked for. */
 function panelHost(refuse = false) {
   const sent: HostMessage[] = [];
   const restored: string[] = [];
   const shown: string[] = [];
-  const host: ViewHost = {
-    send: (message) => void sent.push(JSON.parse(JSON.stringify(message)) as HostMessage),
-    choices: async () => [],
-    defaultModel: async () => "",
-    pickFiles: async () => [],
-    dropped: async () => [],
-    code: () => undefined,
-    openLink: () => undefined,
-    openFile: () => undefined,
-    command: () => undefined,
-    pluginKey: async () => undefined,
+  const host: ViewHost = recordingHost(sent, {
     restoreFilesTo: async (message: Item) => {
       if (refuse) throw new Error("The restore was cancelled.");
       restored.push(message.id);
       return "Restored 2 files.";
     },
     changesSince: async (message: Item) => void shown.push(message.id),
-  };
+  });
   return { host, sent, restored, shown };
 }
 

@@ -12,6 +12,7 @@ import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, until, type Bench } from "../chat/runner-fixture";
 import { scripted } from "../../../src/agent/scripted";
 import { refusal } from "./fixtures";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** The first bytes of a PNG, a GIF and a WebP: enough for the fetch to know them. */
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex");
@@ -141,19 +142,9 @@ describe("remote images, fetched by the host when the person clicks", () => {
 
     /** A host that keeps what the panel was sent. */
     function viewHost(sent: HostMessage[]): ViewHost {
-      return {
-        send: (message) => void sent.push(JSON.parse(JSON.stringify(message)) as HostMessage),
-        choices: async () => [],
-        defaultModel: async () => "",
-        pickFiles: async () => [],
-        dropped: async () => [],
-        code: () => undefined,
-        openLink: () => undefined,
-        openFile: () => undefined,
-        command: () => undefined,
-        pluginKey: async () => undefined,
+      return recordingHost(sent, {
         images: { ...publicName, connect: () => net.connect(securePort, "127.0.0.1"), ca: cert },
-      };
+      });
     }
 
     it("answers loadImage with the image as a data URL, or why it could not load it", async () => {
