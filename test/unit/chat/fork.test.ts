@@ -11,27 +11,20 @@ import { workspaceTools } from "../../../src/chat/workspace";
 import { fileRef } from "../../../src/protocol/files";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { answered, bench, hostOf, until, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host that records what it was sent; `restore` fills the checkpoint hook when given. */
 function panelHost(restore?: (message: Item) => Promise<string>): ViewHost & { sent: HostMessage[] } {
   const sent: HostMessage[] = [];
-  return {
-    sent,
-    send: (message) => void sent.push(JSON.parse(JSON.stringify(message)) as HostMessage),
+  const host = recordingHost(sent, {
     choices: async () => [
       { id: "m", name: "m", group: "Endpoint", note: "" },
       { id: "other", name: "other", group: "Endpoint", note: "" },
     ],
     defaultModel: async () => "m",
-    pickFiles: async () => [],
-    dropped: async () => [],
-    code: () => undefined,
-    openLink: () => undefined,
-    openFile: () => undefined,
-    command: () => undefined,
-    pluginKey: async () => undefined,
     ...(restore ? { restoreFilesTo: restore } : {}),
-  };
+  });
+  return { ...host, sent };
 }
 
 /** A file that exists, attached to a message. */
