@@ -114,6 +114,6 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
     }),
   );
   // A server that cannot start (its port taken) is said: the person turned it on.
-  if (settings().execute.autoStart) shown("Starting the execute server", api.start());
+  if (settings().execute.autoStart) shown(vscode.l10n.t("Starting the execute server"), api.start());
   return api;
 }

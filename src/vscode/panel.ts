@@ -195,15 +195,15 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),
       dropped: async (uris) => droppedFiles(uris),
       code: (action, code, language) =>
-        shown(`The code block's ${action}`, codeAction(action, code, language)),
+        shown(vscode.l10n.t("The code block's action ({0})", action), codeAction(action, code, language)),
       openLink: (url) => {
         if (/^(https?|mailto):/i.test(url))
-          shown("Opening the link", vscode.env.openExternal(vscode.Uri.parse(url)));
+          shown(vscode.l10n.t("Opening the link"), vscode.env.openExternal(vscode.Uri.parse(url)));
       },
-      openFile: (path) => shown("Opening the file", openInWorkspace(path)),
+      openFile: (path) => shown(vscode.l10n.t("Opening the file"), openInWorkspace(path)),
       command: (command) => {
         if (command === "setApiKey")
-          shown("Setting the API key", vscode.commands.executeCommand("tandem.setApiKey"));
+          shown(vscode.l10n.t("Setting the API key"), vscode.commands.executeCommand("tandem.setApiKey"));
         else
           shown(
             "Opening the settings",
