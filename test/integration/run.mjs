@@ -136,7 +136,11 @@ async function act(page, request) {
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();
-    await item.waitFor({ timeout: 20_000 });
+    await item.waitFor({ timeout: request.waitMs ?? 20_000 }).catch(async (error) => {
+      // Say what the centre held instead: a refusal or another question explains a missing one.
+      const shown = await page.locator(".notification-list-item-message").allInnerTexts();
+      throw new Error(`${error.message.split("\n")[0]}; notifications: ${JSON.stringify(shown)}`);
+    });
     const message = await item.locator(".notification-list-item-message").innerText();
     await item.locator(".monaco-button", { hasText: request.label }).first().click();
     return message;
