@@ -25,10 +25,10 @@ describe("a workspace of two folders", () => {
   let server: FixtureServer;
 
   before(async () => {
-    assert.deepEqual(
-      vscode.workspace.workspaceFolders?.map((f) => f.name),
-      ["first", "second"],
-    );
+    // The folders of a `.code-workspace` may come a moment after the tests start.
+    const names = () => vscode.workspace.workspaceFolders?.map((f) => f.name) ?? [];
+    await until(() => (names().length === 2 ? true : undefined), 30_000, "the workspace's two folders");
+    assert.deepEqual(names(), ["first", "second"]);
     server = await fixtureEndpoint("fixture-multiroot", "multiroot-model", { asDefault: true });
     await setKeyAsThePerson("fixture-multiroot", "sk-tandem-multiroot-0123456789");
     await vscode.commands.executeCommand("tandem.chatView.focus");
@@ -36,7 +36,7 @@ describe("a workspace of two folders", () => {
 
   after(async () => {
     await setKeyAsThePerson("fixture-multiroot", "");
-    await server.close();
+    await server?.close();
   });
 
   it("searches and lists both folders with paths named by folder, reads second/x.txt, and edits it as a pending change", async () => {

@@ -50,7 +50,7 @@ export const panelControl = (
 ) => person<boolean>("panelControl", { role, name, ...how });
 /** Clicks the button `label` of the notification that says `text` (waiting up to `waitMs`); gives the notification's message. */
 export const clickNotification = (text: string, label: string, waitMs = 20_000) =>
-  person<string>("notificationButton", { text, label, waitMs });
+  person<string>("notificationButton", { text, label, waitMs }, waitMs + 10_000);
 /** Types `text` into the input box on screen and presses Enter; gives the box's title. */
 export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
 /** The text of the Chat view's last answer, its folded parts (steps, references) opened. */

@@ -151,7 +151,7 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
       "Restore",
       60_000,
     ).catch(async (error: Error) => {
-      throw new Error(`${error.message}; panel: ${(await panelText()).slice(-600)}`);
+      throw new Error(`${error.message}; panel: ${(await panelText()).slice(0, 3000)}`);
     });
     assert.match(asked, /Restore 5 files to how they were before “First: change a\.txt and make new\.txt”\?/);
     assert.match(asked, /2 files created since will be removed/);
