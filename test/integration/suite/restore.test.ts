@@ -138,6 +138,8 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
       throw new Error(`${error.message}; tabs: ${JSON.stringify(tabs)}; panel: ${await panelText()}`);
     });
     await vscode.window.tabGroups.close(tab);
+    // The person comes back to the panel (the diff took the focus and the editor area).
+    await vscode.commands.executeCommand("tandem.chatView.focus");
 
     // The person restores the files to the first message, through its "Restore…" and the question.
     await panelControl("button", "Restore…", first);
