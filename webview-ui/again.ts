@@ -219,6 +219,8 @@ export class UserView implements ItemView {
   /** The inline editor while the person edits the message (the row's changes wait until it closes). */
   private editor?: MessageEditor;
   private item: Item;
+  /** Kept across updates of the row, so a change to the message never closes a menu in use. */
+  private restoreMenu?: RestoreMenu;
 
   constructor(
     item: Item,
@@ -255,7 +257,9 @@ export class UserView implements ItemView {
       return chip;
     });
     // Going back to this message, where the host can put the files back.
-    const restore = this.panel.store.restore ? new RestoreMenu(item, this.panel) : undefined;
+    const restore = this.panel.store.restore
+      ? (this.restoreMenu ??= new RestoreMenu(item, this.panel))
+      : undefined;
     fill(
       this.element,
       h(

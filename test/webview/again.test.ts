@@ -89,6 +89,28 @@ describe("edit and resend, regenerate and retry on a chosen model", () => {
     });
   });
 
+  it("keeps a message's Restore menu open when the message's row changes, and posts the choice", async () => {
+    const panel = await panels.open();
+    await panel.send(snapshot({ chat: "c1", items: conversation, restore: true }));
+    const { page } = panel;
+    await page.getByRole("button", { name: "Restore…" }).first().click();
+    // The host says something new about the message (its row again) while the person chooses.
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [{ ...conversation[0], text: "Fix the parser, please" }],
+      delete: [],
+    });
+    await page.getByText("Fix the parser, please").waitFor();
+    await page.getByRole("button", { name: "Restore files" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), {
+      type: "restoreTo",
+      item: "u1",
+      files: true,
+      conversation: false,
+    });
+  });
+
   it("regenerates any finished answer, on the same or a chosen model, from its last words", async () => {
     const panel = await panels.open();
     await panel.send(snapshot({ chat: "c1", items: conversation }));
