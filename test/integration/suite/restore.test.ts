@@ -122,25 +122,7 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
       ["restore/b.txt"],
     );
 
-    // "Show changes since" the first message opens VS Code's diff of every file changed since its checkpoint.
     const first = { within: "First: change a.txt and make new.txt" };
-    await panelControl("button", "Restore…", first);
-    await panelControl("button", "Show changes since", first);
-    const tab = await until(
-      () =>
-        vscode.window.tabGroups.all
-          .flatMap((g) => g.tabs)
-          .find((t) => t.label.startsWith("Changes since “First: change a.txt")),
-      30_000,
-      "the diff of the changes since the first message",
-    ).catch(async (error: Error) => {
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
-      throw new Error(`${error.message}; tabs: ${JSON.stringify(tabs)}; panel: ${await panelText()}`);
-    });
-    await vscode.window.tabGroups.close(tab);
-    // The person comes back to the panel (the diff took the focus and the editor area).
-    await vscode.commands.executeCommand("tandem.chatView.focus");
-
     // The person restores the files to the first message, through its "Restore…" and the question.
     await panelControl("button", "Restore…", first);
     await panelControl("button", "Restore files", first);
@@ -173,5 +155,24 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     assert.ok(!existsSync(at("new.txt")), "the created file is removed");
     assert.ok(!existsSync(at("command.log")), "the command's new file is removed");
     assert.deepEqual(await ours(), [], "the restored file's pending change is settled");
+
+    // "Show changes since" the second message opens VS Code's diff of every file changed since its
+    // checkpoint (the restore changed them all back). After the restore: the diff takes the editor
+    // area and the focus, which a person's next click in the panel must not depend on.
+    const second = { within: "Second: change b.txt and run the command" };
+    await panelControl("button", "Restore…", second);
+    await panelControl("button", "Show changes since", second);
+    const tab = await until(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.label.startsWith("Changes since “Second: change b.txt")),
+      30_000,
+      "the diff of the changes since the second message",
+    ).catch(async (error: Error) => {
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+      throw new Error(`${error.message}; tabs: ${JSON.stringify(tabs)}; panel: ${await panelText()}`);
+    });
+    await vscode.window.tabGroups.close(tab);
   });
 });
