@@ -36,7 +36,6 @@ export async function run(): Promise<void> {
     await import("./editor-tools.test");
     await import("./learned.test");
     await import("./images.test");
-    await import("./restore.test");
     await import("./again.test");
     await import("./picker.test");
     await import("./instructions.test");
