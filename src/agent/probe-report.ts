@@ -164,6 +164,12 @@ export function scrubbed(report: Report, key: string): Report {
   return report;
 }
 
+/** TEXT on one line, cut to MAX characters. */
+export function clip(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** Up to five of `ids` after a colon, for a sentence. */
 export function some(ids: string[]): string {
   if (!ids.length) return "";

@@ -1,7 +1,11 @@
-/** One request of the endpoint probe: streamed as Tandem streams a turn, timed, and watched for what the endpoint sends. */
+/**
+ * One request of the endpoint probe: streamed as Tandem streams a turn, timed, and watched for what
+ * the endpoint sends; and what its failure means for the report.
+ */
 import type OpenAI from "openai";
 import { APIConnectionError, APIError } from "openai";
 import { Assembly } from "./assembly";
+import type { Report } from "./probe-report";
 import { explain } from "./failure";
 import type { ReasoningField } from "./facts";
 import type { Request, Turn } from "./types";
@@ -148,6 +152,27 @@ export function failed(error: unknown, session: Session): Failure {
     };
   }
   return { note: explain(error, { model, baseURL, window: 0, shown: false }), fatal: false };
+}
+
+/** A 4xx (not a rate limit) to a request that differs from an answer that streamed: what differs is refused. */
+export function refusal(error: unknown, report: Report): boolean {
+  if (!(error instanceof APIError) || error.status === undefined || !report.streaming.ok) return false;
+  return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/** Records a failure of `step`; when every later request would meet it too, returns it as the reason to stop. */
+export function stop(
+  error: unknown,
+  session: Session,
+  report: Report,
+  step: "streaming" | "tools" | "images",
+): string | undefined {
+  const failure = failed(error, session);
+  // A step that could not run says nothing about the capability: the verdict gives the reason.
+  Object.assign(report[step], { ok: failure.fatal ? undefined : false, note: failure.note });
+  if (!failure.fatal) return undefined;
+  session.fatal = failure.note;
+  return failure.note;
 }
 
 /** The innermost cause of a connection failure, e.g. "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9". */
