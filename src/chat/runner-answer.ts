@@ -8,13 +8,14 @@ import { title, shorten } from "../agent/ask";
 import { attach, documentsOf, type Attached } from "../agent/attachments";
 import { reason } from "../agent/perform";
 import { run } from "../agent/run";
-import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "../agent/types";
-import { allowedTool, askPerson, offered, type Rules } from "./approval";
+import { READ_FILE, type Attachment, type Model, type Tool } from "../agent/types";
+import { allowedTool, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
-import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
+import type { Allowance } from "./judge";
 import { nameFolders } from "./workspace/folders";
 import { personAssistant } from "./person-assistants";
 import type { Assistant, Item } from "./rows";
+import { approval } from "./runner-approve";
 import type { Host } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
 import {
@@ -277,23 +278,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
     a.maxMs = host.limits?.maxMs ?? a.maxMs;
     a.stop = () => halt.signal.aborted;
-    // One checkpoint per answer, before its first call that may change the workspace (the chat's own
-    // tools write only the store); every such call waits for it. A failed one is said, not a stop.
-    let checkpoint: Promise<void> | undefined;
-    const ownNames = new Set(own.map((t) => t.name));
-    const before = (name: string): Promise<void> | undefined =>
-      ownNames.has(name) || !host.checkpoint
-        ? undefined
-        : (checkpoint ??= host
-            .checkpoint(work.user)
-            .catch((error: unknown) => host.problem?.(`The files were not recorded: ${reason(error)}`)));
-    a.approve = async (call) => {
-      // false or the refusal the model reads: only a yes takes the checkpoint and runs the call.
-      const yes = await approveCall(runs, written, all, rules, call, halt.signal);
-      if (yes !== true) return yes;
-      await before(call.name);
-      return true;
-    };
+    // Each call is approved; a yes to one that may change the workspace takes the answer's checkpoint first.
+    a.approve = approval(runs, work, written, all, rules, own, halt.signal);
     let files: Attachment[];
     try {
       files = await attachmentsOf(host, work.user.files);
@@ -386,39 +372,4 @@ async function name(
 function unique(tools: Tool[]): Tool[] {
   const seen = new Set<string>();
   return tools.filter((t) => !seen.has(t.name) && !!seen.add(t.name));
-}
-
-/** The approval of one call: by the engine's rules, or by the person (the first answer wins). */
-async function approveCall(
-  runs: Runs,
-  written: Answer,
-  tools: Tool[],
-  rules: Rules,
-  call: Call,
-  halt: AbortSignal,
-): Promise<boolean | string> {
-  const row = written.callItem(call);
-  const tool = tools.find((t) => t.name === call.name);
-  if (!row || !tool) return false;
-  const asker = runs.host.approve?.bind(runs.host) ?? (() => new Promise<never>(() => undefined));
-  const problem = runs.host.problem?.bind(runs.host);
-  const allowed = runs.allowed(row.chat);
-  const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, async (question, j) => {
-    // The panel's "Always allow" grants what the engine offered here (nothing for a protected path).
-    runs.asking.set(row.id, {
-      always: question.always ?? "",
-      grant: () => grantTo(allowed, j.always, rules),
-    });
-    try {
-      return await askPerson(runs.store, row.id, asker, halt, problem, question);
-    } finally {
-      runs.asking.delete(row.id);
-    }
-  });
-  if (judged.verdict === "refused") {
-    const why = judged.reasons.join(" ") || t("The tool {0} may not run here.", call.name);
-    runs.store.put("items", { ...row, state: "declined", text: why });
-    return refusedNote(why);
-  }
-  return yes === true;
 }
