@@ -43,6 +43,7 @@ import { changeLine, deleteLine, putLine } from "./store-lines";
 import { Appender, message, readJournal, readSince, repair, replay, type Reading } from "./store-file";
 import { ReadOnlyError, tryLock, type Lock } from "./store-lock";
 import { State, type Change } from "./store-state";
+import { Upkeep } from "./store-upkeep";
 import { Views, type Follow } from "./store-views";
 import { t } from "../protocol/l10n";
 
@@ -82,11 +83,7 @@ export class Store {
   private readonly lastWrite = new Map<string, number>();
   private readonly views = new Views();
   private foreign: string[];
-  private baseline: number;
-  private compaction: Promise<void> | null = null;
-  private syncTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Whether the last periodic sync failed (said once until one succeeds). */
-  private syncFailing = false;
+  private readonly upkeep: Upkeep;
   private followTimer: ReturnType<typeof setInterval> | null = null;
   private following: Promise<void> | null = null;
   private offset: number;
@@ -107,7 +104,12 @@ export class Store {
     this.options = { coalesceMs: 50, compactMinBytes: 1 << 20, followMs: 250, syncMs: 1000, ...options };
     this.state = reading.state;
     this.foreign = reading.foreign;
-    this.baseline = reading.state.bytes;
+    this.upkeep = new Upkeep(
+      this.options,
+      () => this.appender,
+      (text) => this.report(text),
+      reading.state.bytes,
+    );
     this.offset = reading.size;
     this.ino = reading.ino;
     this.lines = reading.lines;
@@ -296,42 +298,13 @@ export class Store {
     const appender = this.appender;
     if (!line || !appender) return;
     appender.append(line);
-    if (!this.syncTimer) {
-      this.syncTimer = setTimeout(() => {
-        this.syncTimer = null;
-        this.appender?.flush().then(
-          () => (this.syncFailing = false),
-          (error: unknown) => this.syncFailed(error),
-        );
-      }, this.options.syncMs);
-      this.syncTimer.unref();
-    }
-    const { compactMinBytes } = this.options;
-    const live = Math.max(this.state.bytes, this.baseline);
-    if (!this.compaction && appender.bytes > compactMinBytes && appender.bytes > 2 * live) {
-      this.compact().catch((error: unknown) =>
-        this.report(
-          `Tandem could not compact its conversations' journal (${message(error)}); it keeps appending to it.`,
-        ),
-      );
-    }
-  }
-
-  /** Says a failed periodic sync once (until one succeeds): the changes may not survive a crash. */
-  private syncFailed(error: unknown): void {
-    if (this.syncFailing) return;
-    this.syncFailing = true;
-    this.report(
-      `Tandem could not make its latest conversation changes safe on disk (${message(error)}); it tries again with the next change.`,
-    );
+    this.upkeep.appended(appender, this.state.bytes, () => this.compact());
   }
 
   /** Rewrites the journal as a snapshot of the live rows (atomically; see the top of this file). */
   async compact(): Promise<void> {
     const appender = this.writer();
-    // One compaction at a time; a second asked meanwhile runs after it, on the rows as they are then.
-    while (this.compaction) await this.compaction;
-    this.compaction = appender.compact(() => {
+    await this.upkeep.compact(appender, () => {
       const parts: string[] = [];
       for (const [table, row] of this.state.all()) parts.push(putLine(table, row));
       for (const line of this.foreign) parts.push(line + "\n");
@@ -339,12 +312,6 @@ export class Store {
       for (const [key, pending] of this.pending) pending.base = this.state.get("items", key) ?? null;
       return parts.join("");
     });
-    try {
-      await this.compaction;
-      this.baseline = appender.bytes;
-    } finally {
-      this.compaction = null;
-    }
   }
 
   // ---- a reader following the writer ----
@@ -386,7 +353,7 @@ export class Store {
     this.offset = reading.size;
     this.ino = reading.ino;
     this.lines = reading.lines;
-    this.baseline = reading.state.bytes;
+    this.upkeep.baseline = reading.state.bytes;
     for (const change of changes) this.emit(change);
   }
 
@@ -397,7 +364,7 @@ export class Store {
     this.followTimer = null;
     // A reader that is taking the lock over finishes first, then closes as the writer.
     await this.following;
-    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.upkeep.stop();
     if (this.appender) {
       for (const key of [...this.pending.keys()]) this.writePending(key);
       await this.appender.close();
