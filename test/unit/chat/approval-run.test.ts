@@ -2,42 +2,19 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
-import type { Tool } from "../../../src/agent/types";
 import type { Question } from "../../../src/chat/approval";
 import { asked } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
-import { folder } from "../workspace/fixtures";
-import { answerOf, answered, bench, hostOf, until, type Bench } from "./runner-fixture";
+import { answerOf, answered, bench, hostOf, until } from "./runner-fixture";
+import { creating, eachTest } from "../../fixtures/run-scene";
 
 describe("approval: the engine in a run", () => {
-  let b: Bench | undefined;
-  let ws: { path: string; remove: () => void } | undefined;
-  afterEach(async () => {
-    await b?.end();
-    ws?.remove();
-    b = undefined;
-    ws = undefined;
-  });
-
-  /** A create_file tool that records what it wrote (the engine judges it by its path). */
-  function creating(): { tool: Tool; written: string[] } {
-    const written: string[] = [];
-    const t = tool(
-      "create_file",
-      "Creates a file.",
-      z.object({ path: z.string(), content: z.string() }),
-      ({ path }) => {
-        written.push(path);
-        return `Created ${path}.`;
-      },
-    );
-    return { tool: t, written };
-  }
+  const scene = eachTest();
 
   const write = (path: string): [string, string] => ["create_file", JSON.stringify({ path, content: "x" })];
 
   it("takes the panel's 'Always allow' on a protected path as a yes for that call only, and writes the question on the call", async () => {
-    ws = folder();
+    const root = scene.folder();
     const { tool: t, written } = creating();
     const model = scripted([
       calls([write(".git/hooks/pre-commit")]),
@@ -45,31 +22,32 @@ describe("approval: the engine in a run", () => {
       calls([write("notes.md")]),
       says("Done."),
     ]);
-    const root = ws.path;
-    b = await bench(hostOf({ default: model }, { tools: () => [t], root: () => root }));
-    const chat = b.chat();
+    scene.bench = await bench(hostOf({ default: model }, { tools: () => [t], root: () => root }));
+    const chat = scene.bench.chat();
     const user = asked("Write the hooks", chat);
-    b.store.put("items", user);
+    scene.bench.store.put("items", user);
     const waiting = async (n: number): Promise<Item> => {
       await until(
-        () => answerOf(b!.store, chat, user.id).filter((i) => i.kind === "call")[n]?.state === "approval",
+        () =>
+          answerOf(scene.bench!.store, chat, user.id).filter((i) => i.kind === "call")[n]?.state ===
+          "approval",
         `call ${n} to wait`,
       );
-      return answerOf(b!.store, chat, user.id).filter((i) => i.kind === "call")[n];
+      return answerOf(scene.bench!.store, chat, user.id).filter((i) => i.kind === "call")[n];
     };
     const first = await waiting(0);
     assert.equal(
       first.text,
       "Tandem wants to run create_file: .git/hooks/pre-commit (1 line)\nIt can run code on your machine: .git/hooks/pre-commit is in a protected place (.git/).",
     );
-    b.runner.decide(first.id, true, true);
+    scene.bench.runner.decide(first.id, true, true);
     const second = await waiting(1);
     assert.match(second.text, /protected place \(\.git\/\)/);
-    b.runner.decide(second.id, true, true);
+    scene.bench.runner.decide(second.id, true, true);
     const third = await waiting(2);
     assert.equal(third.text, "Tandem wants to run create_file: notes.md (1 line)");
-    b.runner.decide(third.id, true, false);
-    await answered(b.store, user.id);
+    scene.bench.runner.decide(third.id, true, false);
+    await answered(scene.bench.store, user.id);
     assert.deepEqual(written, [".git/hooks/pre-commit", ".GIT/hooks/post-merge", "notes.md"]);
   });
 
@@ -90,14 +68,14 @@ describe("approval: the engine in a run", () => {
       says("Read them."),
     ]);
     const questions: Question[] = [];
-    b = await bench(
+    scene.bench = await bench(
       hostOf(
         { default: model },
         { tools: () => [page], approve: async (_c, _s, q) => (questions.push(q), "always") },
       ),
     );
-    const chat = b.chat();
-    await b.send(asked("Summarize https://example.com/docs", chat));
+    const chat = scene.bench.chat();
+    await scene.bench.send(asked("Summarize https://example.com/docs", chat));
     assert.deepEqual(
       questions.map((q) => [q.text, q.always]),
       [
@@ -111,12 +89,11 @@ describe("approval: the engine in a run", () => {
   });
 
   it("follows the person's setting: allow lets an ordinary write by, never a protected one", async () => {
-    ws = folder();
+    const root = scene.folder();
     const { tool: t, written } = creating();
     const model = scripted([calls([write("notes.md")]), calls([write(".npmrc")]), says("Done.")]);
     const seen: string[] = [];
-    const root = ws.path;
-    b = await bench(
+    scene.bench = await bench(
       hostOf(
         { default: model },
         {
@@ -127,8 +104,8 @@ describe("approval: the engine in a run", () => {
         },
       ),
     );
-    const chat = b.chat();
-    await b.send(asked("Write", chat));
+    const chat = scene.bench.chat();
+    await scene.bench.send(asked("Write", chat));
     assert.deepEqual(written, ["notes.md"]);
     assert.deepEqual(seen, [JSON.stringify({ path: ".npmrc", content: "x" })]);
   });

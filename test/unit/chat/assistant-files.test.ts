@@ -11,8 +11,9 @@ import { readAssistantFiles } from "../../../src/chat/assistant-files";
 import { asked, conversation } from "../../../src/chat/make";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
-import { folder, write } from "../workspace/fixtures";
-import { bench, hostOf, type Bench } from "./runner-fixture";
+import { write } from "../workspace/fixtures";
+import { bench, hostOf } from "./runner-fixture";
+import { eachTest } from "../../fixtures/run-scene";
 import { recordingHost } from "../../fixtures/view-host";
 
 const REVIEWER =
@@ -33,18 +34,8 @@ function recording(name: string, readOnly: boolean, done: string[]): Tool {
 }
 
 describe("assistants as files in the repository", () => {
-  let b: Bench | undefined;
-  const made: { remove: () => void }[] = [];
-  const ws = () => {
-    const f = folder("tandem-agents-");
-    made.push(f);
-    return f.path;
-  };
-  afterEach(async () => {
-    await b?.end();
-    b = undefined;
-    made.splice(0).forEach((f) => f.remove());
-  });
+  const scene = eachTest();
+  const ws = (): string => scene.folder("tandem-agents-");
 
   it("reads .tandem/assistants/*.md: name, tools, the body as instructions, never an approval list", async () => {
     const root = ws();
@@ -89,7 +80,7 @@ describe("assistants as files in the repository", () => {
     const model = scripted([calls([["create_file", JSON.stringify({ path: "a.md" })]]), says("Done.")]);
     const evil = scripted([says("The repository's model.")], "evil");
     const questions: Question[] = [];
-    b = await bench(
+    scene.bench = await bench(
       hostOf(
         { default: model, "evil-model": evil },
         {
@@ -110,8 +101,8 @@ describe("assistants as files in the repository", () => {
       { tools: "read_file, create_file, search_text", approve: "read_file" },
     );
     const row = conversation("repo:.tandem/assistants/reviewer.md");
-    b.store.put("conversations", row);
-    await b.send(asked("Review", row.id));
+    scene.bench.store.put("conversations", row);
+    await scene.bench.send(asked("Review", row.id));
     const sent = model.requests[0];
     assert.deepEqual(
       sent.tools
@@ -128,12 +119,12 @@ describe("assistants as files in the repository", () => {
   it("lists the repository's assistants in the panel, marked as such, and saves one as the person's own", async () => {
     const root = ws();
     write(root, { ".tandem/assistants/reviewer.md": REVIEWER });
-    b = await bench(hostOf({ default: scripted([]) }));
+    scene.bench = await bench(hostOf({ default: scripted([]) }));
     const sent: HostMessage[] = [];
     const host: ViewHost = recordingHost(sent, {
       assistants: async () => (await readAssistantFiles([root])).assistants,
     });
-    const view = new PanelView(b.store, b.runner, host);
+    const view = new PanelView(scene.bench.store, scene.bench.runner, host);
     await view.receive({ type: "ready" });
     const snapshot = sent.find((m) => m.type === "snapshot");
     assert.ok(snapshot?.type === "snapshot");
@@ -146,7 +137,7 @@ describe("assistants as files in the repository", () => {
     );
     const reviewer = snapshot.assistants[1];
     await view.receive({ type: "saveAssistant", assistant: { ...reviewer, approve: "create_file" } });
-    const saved = b.store.get("assistants", reviewer.id);
+    const saved = scene.bench.store.get("assistants", reviewer.id);
     assert.equal(saved?.source, undefined);
     assert.equal(saved?.approve, "create_file");
   });

@@ -9,18 +9,12 @@ import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
 import { approvalsFor, type EditsMode } from "../../../src/chat/pending/mode";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
-import { folder, write } from "../workspace/fixtures";
-import { answerOf, bench, hostOf, type Bench } from "./runner-fixture";
+import { write } from "../workspace/fixtures";
+import { answerOf, bench, hostOf } from "./runner-fixture";
+import { eachTest } from "../../fixtures/run-scene";
 
 describe("pending changes in a run", () => {
-  let b: Bench | undefined;
-  let ws: { path: string; remove: () => void } | undefined;
-  afterEach(async () => {
-    await b?.end();
-    ws?.remove();
-    b = undefined;
-    ws = undefined;
-  });
+  const scene = eachTest();
 
   /** The editor's own ask-before-writing diff: counted, and always refused here. */
   function editorThatAsks(): { editor: Editor; proposals: string[] } {
@@ -40,15 +34,14 @@ describe("pending changes in a run", () => {
   ];
 
   async function setUp(mode: EditsMode, turns: Parameters<typeof scripted>[0], approve = "") {
-    ws = folder();
-    const root = ws.path;
+    const root = scene.folder();
     write(root, { "a.txt": "one\ntwo\nthree\n", "b.txt": "x\r\ny\r\n", ".vscode/settings.json": "{}\n" });
-    const changes = await PendingChanges.open(join(root, "..", `${ws.path}-pending.json`), diskFiles);
+    const changes = await PendingChanges.open(join(root, "..", `${root}-pending.json`), diskFiles);
     const { editor: base, proposals } = editorThatAsks();
     const editor = pendingEditor(base, changes, () => mode);
     const questions: Question[] = [];
     const model = scripted(turns);
-    b = await bench(
+    scene.bench = await bench(
       hostOf(
         { default: model },
         {
@@ -69,9 +62,9 @@ describe("pending changes in a run", () => {
       calls([edit("a.txt", "two\n", "TWO\n"), edit("b.txt", "y\n", "Y\n")]),
       says("Done."),
     ]);
-    const chat = b!.chat();
+    const chat = scene.bench!.chat();
     const user = asked("Change both", chat);
-    await b!.send(user);
+    await scene.bench!.send(user);
     assert.deepEqual(questions, []);
     assert.deepEqual(proposals, []);
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\nTWO\nthree\n");
@@ -83,7 +76,7 @@ describe("pending changes in a run", () => {
         .sort(),
       ["a.txt", "b.txt"],
     );
-    const results = answerOf(b!.store, chat, user.id).filter((i) => i.kind === "call");
+    const results = answerOf(scene.bench!.store, chat, user.id).filter((i) => i.kind === "call");
     assert.ok(
       results.every((r) => r.state === "done" && /pending the person's review/.test(r.output ?? "")),
       JSON.stringify(results),
@@ -98,7 +91,7 @@ describe("pending changes in a run", () => {
       ]),
       says("Done."),
     ]);
-    await b!.send(asked("Change them", b!.chat()));
+    await scene.bench!.send(asked("Change them", scene.bench!.chat()));
     assert.equal(questions.length, 1);
     assert.match(questions[0].text, /protected place \(\.vscode\/\)/);
     assert.equal(readFileSync(join(root, ".vscode/settings.json"), "utf8"), "{}\n");
@@ -114,7 +107,7 @@ describe("pending changes in a run", () => {
       [calls([edit("a.txt", "two", "TWO")]), says("Done.")],
       "propose_edit",
     );
-    await b!.send(asked("Change it", b!.chat()));
+    await scene.bench!.send(asked("Change it", scene.bench!.chat()));
     assert.equal(questions.length, 1);
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
   });
@@ -124,7 +117,7 @@ describe("pending changes in a run", () => {
       calls([edit("a.txt", "two", "TWO")]),
       says("Done."),
     ]);
-    await b!.send(asked("Change it", b!.chat()));
+    await scene.bench!.send(asked("Change it", scene.bench!.chat()));
     assert.equal(questions.length, 1);
     assert.deepEqual(proposals, []);
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
@@ -138,13 +131,13 @@ describe("pending changes in a run", () => {
       says("Shouting"),
       says("Noted."),
     ]);
-    const chat = b!.chat();
-    await b!.send(asked("Shout", chat));
+    const chat = scene.bench!.chat();
+    await scene.bench!.send(asked("Shout", chat));
     const file = join(root, "a.txt");
     await changes.hunk(file, 1, "undo");
     await changes.hunk(file, 0, "keep");
     assert.equal(readFileSync(file, "utf8"), "ONE\ntwo\nthree\n");
-    await b!.send(asked("Next", chat));
+    await scene.bench!.send(asked("Next", chat));
     const text = JSON.stringify(model.requests.at(-1)!.messages);
     assert.match(text, /what the person did with your pending changes/);
     assert.match(text, /a\.txt: the person kept part of your change or edited it/);

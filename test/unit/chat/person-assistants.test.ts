@@ -13,8 +13,9 @@ import { asked, conversation } from "../../../src/chat/make";
 import { PersonAssistants } from "../../../src/chat/person-assistants";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
-import { folder, write } from "../workspace/fixtures";
-import { bench, hostOf, type Bench } from "./runner-fixture";
+import { write } from "../workspace/fixtures";
+import { bench, hostOf } from "./runner-fixture";
+import { eachTest } from "../../fixtures/run-scene";
 import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host over `person` (and the repository `root`'s assistants), recording what it sends. */
@@ -28,18 +29,8 @@ function hostWith(person: PersonAssistants, sent: HostMessage[], root?: string):
 const mine = { name: "Reviewer", instructions: "Review as I like it.", model: "", tools: "", approve: "" };
 
 describe("the person's assistants for every workspace", () => {
-  let b: Bench | undefined;
-  const made: { path: string; remove: () => void }[] = [];
-  const dir = () => {
-    const f = folder("tandem-person-");
-    made.push(f);
-    return f.path;
-  };
-  afterEach(async () => {
-    await b?.end();
-    b = undefined;
-    made.splice(0).forEach((f) => f.remove());
-  });
+  const scene = eachTest();
+  const dir = (): string => scene.folder("tandem-person-");
 
   it("keeps, lists and removes them in one file, which two windows (two instances) share", async () => {
     const file = join(dir(), "global", "assistants.json");
@@ -72,40 +63,40 @@ describe("the person's assistants for every workspace", () => {
     const person = new PersonAssistants(join(dir(), "assistants.json"));
     await person.save({ id: "a1", ...mine });
     const model = scripted([says("Reviewed."), says("Title")]);
-    b = await bench(hostOf({ default: model }, { personAssistants: () => person.list() }));
+    scene.bench = await bench(hostOf({ default: model }, { personAssistants: () => person.list() }));
     const sent: HostMessage[] = [];
-    const view = new PanelView(b.store, b.runner, hostWith(person, sent, root));
+    const view = new PanelView(scene.bench.store, scene.bench.runner, hostWith(person, sent, root));
     await view.receive({ type: "ready" });
     const snapshot = sent.find((m) => m.type === "snapshot");
     assert.ok(snapshot?.type === "snapshot");
     assert.deepEqual(
       snapshot.assistants.map((a) => [a.id, a.name, a.source ?? "workspace"]),
       [
-        [b.store.rows("assistants")[0].id, "Helper", "workspace"],
+        [scene.bench.store.rows("assistants")[0].id, "Helper", "workspace"],
         ["user:a1", "Reviewer", "user"],
         ["repo:.tandem/assistants/reviewer.md", "Reviewer", "repository"],
       ],
     );
     // A conversation with the person's Reviewer is answered with the person's words.
     const row = conversation("user:a1");
-    b.store.put("conversations", row);
-    await b.send(asked("Review", row.id));
+    scene.bench.store.put("conversations", row);
+    await scene.bench.send(asked("Review", row.id));
     assert.match(model.requests[0].instructions, /^Review as I like it\./);
     assert.doesNotMatch(model.requests[0].instructions, /The repository's words/);
   });
 
   it("saves from the panel for every workspace, moving a workspace's assistant there and back", async () => {
     const person = new PersonAssistants(join(dir(), "assistants.json"));
-    b = await bench(hostOf({ default: scripted([]) }));
-    b.store.put("assistants", { id: "w2", ...mine });
+    scene.bench = await bench(hostOf({ default: scripted([]) }));
+    scene.bench.store.put("assistants", { id: "w2", ...mine });
     const sent: HostMessage[] = [];
-    const view = new PanelView(b.store, b.runner, hostWith(person, sent));
+    const view = new PanelView(scene.bench.store, scene.bench.runner, hostWith(person, sent));
     await view.receive({ type: "saveAssistant", assistant: { id: "w2", ...mine, source: "user" } });
     assert.deepEqual(
       (await person.list()).map((a) => a.id),
       ["user:w2"],
     );
-    assert.equal(b.store.get("assistants", "w2"), undefined, "moved, not copied");
+    assert.equal(scene.bench.store.get("assistants", "w2"), undefined, "moved, not copied");
     // The panel is given the person's row (and, from the store, the workspace's row gone).
     assert.ok(
       sent.some(
@@ -117,7 +108,7 @@ describe("the person's assistants for every workspace", () => {
     );
     await view.receive({ type: "saveAssistant", assistant: { id: "user:w2", ...mine, name: "Back" } });
     assert.deepEqual(await person.list(), []);
-    assert.equal(b.store.get("assistants", "w2")?.name, "Back");
+    assert.equal(scene.bench.store.get("assistants", "w2")?.name, "Back");
     await view.receive({ type: "saveAssistant", assistant: { id: "w3", ...mine, source: "user" } });
     await view.receive({ type: "deleteAssistant", id: "user:w3" });
     assert.deepEqual(await person.list(), []);
