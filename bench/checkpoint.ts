@@ -27,6 +27,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Checkpoints } from "../src/chat/checkpoints/checkpoints";
+// Seeded, so every run writes the same workspace.
+import { random } from "../test/fixtures/random";
 
 const FILES = 20_000;
 const BINARY_MB = 200;
@@ -52,18 +54,6 @@ function lag(): { stop(): number } {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1];
-}
-
-/** A seeded generator, so every run writes the same workspace. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = [
