@@ -118,13 +118,21 @@ export class Admit {
   }
 }
 
-/** The folder to start in, checked inside the root; undefined when it is no folder. */
-async function start(root: string, base: string): Promise<string | undefined> {
+/** Where a walk starts and what it lists. */
+interface Walk {
+  /** The folder to start in, as ripgrep is given it. */
+  from: string;
+  admit: Admit;
+}
+
+/** The walk under `base` (checked inside the root) with `exclude`; undefined when `base` is no folder. */
+async function start(root: string, where: { base: string; exclude: Exclude }): Promise<Walk | undefined> {
+  const { base, exclude } = where;
   const absolute = await inside(root, base);
   const s = await stat(absolute).catch(() => undefined);
   if (!s?.isDirectory()) return undefined;
   // After `--`, so a folder named like a flag is read as a path.
-  return base === "" ? "./" : `./${base}`;
+  return { from: base === "" ? "./" : `./${base}`, admit: await Admit.of(root, exclude, base) };
 }
 
 /** A path as ripgrep prints it, relative to the root. */
@@ -211,9 +219,8 @@ export async function rgFiles(
   options: { base: string; glob: string; exclude: Exclude; deadlineMs: number; signal?: AbortSignal },
   each: (path: string) => Promise<boolean>,
 ): Promise<Ran> {
-  const from = await start(root, options.base);
-  if (from === undefined) return { late: false, ended: false };
-  const admit = await Admit.of(root, options.exclude, options.base);
+  const walk = await start(root, options);
+  if (!walk) return { late: false, ended: false };
   const args = [
     "--files",
     "--null",
@@ -221,7 +228,7 @@ export async function rgFiles(
     ...excludeGlobs(options.exclude),
     ...nameFilter(options.glob),
     "--",
-    from,
+    walk.from,
   ];
   let rest = Buffer.alloc(0);
   // Paths are judged one after another, in order; ripgrep's output waits meanwhile in `queue`.
@@ -239,7 +246,9 @@ export async function rgFiles(
       for (let nul = data.indexOf(0); nul >= 0; nul = data.indexOf(0, from)) {
         const path = relativePath(data.subarray(from, nul).toString("utf8"));
         from = nul + 1;
-        queue = queue.then(async (on) => on && (!(await admit.file(path)) || (going = await each(path))));
+        queue = queue.then(
+          async (on) => on && (!(await walk.admit.file(path)) || (going = await each(path))),
+        );
       }
       rest = data.subarray(from);
       return going;
@@ -292,9 +301,8 @@ export async function rgSearch(
   each: (path: string, lines: Line[]) => Promise<boolean>,
   large: (path: string) => void,
 ): Promise<Ran> {
-  const from = await start(root, query.base);
-  if (from === undefined) return { late: false, ended: false };
-  const admit = await Admit.of(root, query.exclude, query.base);
+  const walk = await start(root, query);
+  if (!walk) return { late: false, ended: false };
   const args = [
     "--json",
     // --debug names the files skipped for their size, which the answer's note counts.
@@ -310,7 +318,7 @@ export async function rgSearch(
     // The pattern is the value of --regexp=, so no query is ever read as a flag.
     `--regexp=${query.query}`,
     "--",
-    from,
+    walk.from,
   ];
   let rest = "";
   let lines: Line[] = [];
@@ -340,7 +348,7 @@ export async function rgSearch(
           if (message.data.binary_offset !== null && message.data.binary_offset !== undefined) continue;
           const path = relativePath(textOf(message.data.path));
           queue = queue.then(
-            async (on) => on && (!(await admit.file(path)) || (going = await each(path, found))),
+            async (on) => on && (!(await walk.admit.file(path)) || (going = await each(path, found))),
           );
         }
       }
@@ -351,7 +359,7 @@ export async function rgSearch(
       if (!skipped) return;
       const path = relativePath(skipped[1]);
       queue = queue.then(async (on) => {
-        if (on && (await admit.file(path))) large(path);
+        if (on && (await walk.admit.file(path))) large(path);
         return on;
       });
     },
