@@ -4,7 +4,7 @@
  */
 import { usageLine } from "./usage";
 import type { ContextEntry, ContextSuggested, FileRef } from "../src/protocol/messages";
-import { button, h, icon, tokens } from "./dom";
+import { button, compactCount, h, icon } from "./dom";
 import type { Panel } from "./items";
 import { modelOptions } from "./again";
 import { ContextPicker, KIND_ICONS } from "./picker";
@@ -288,7 +288,10 @@ export class Composer {
               .join("\n"),
           },
           bar,
-          h("span", { class: "muted", text: `${tokens(context.used)} / ${tokens(context.window)}` }),
+          h("span", {
+            class: "muted",
+            text: `${compactCount(context.used)} / ${compactCount(context.window)}`,
+          }),
         ),
         // `/compact` as a button: the same message the person can type, queued like any other.
         button("fold", t("Condense the conversation for the model"), () => this.compact()),

@@ -67,7 +67,7 @@ export function fill(element: Element, ...children: Child[]): void {
 }
 
 /** Tokens for people: 1234 → "1.2k", 128000 → "128k". */
-export function tokens(count: number): string {
+export function compactCount(count: number): string {
   if (count < 1000) return String(count);
   if (count < 1_000_000) return `${trim(count / 1000)}k`;
   return `${trim(count / 1_000_000)}M`;

@@ -9,6 +9,7 @@ import type { ImageLoaded } from "../src/protocol/messages";
 import { h } from "./dom";
 import type { Host } from "./host";
 import { t } from "../src/protocol/l10n";
+import { hostOf } from "../src/protocol/url-host";
 
 /** The selector of a placeholder. */
 export const PLACEHOLDER = "button.remote-image[data-image]";
@@ -20,20 +21,14 @@ type Asked = { state: "loading" } | { state: "loaded"; data: string } | { state:
 
 const asked = new Map<string, Asked>();
 
-/** The host named in a placeholder, else the URL's. */
-function hostOf(placeholder: Element, url: string): string {
-  const named = placeholder.querySelector(".image-host")?.textContent;
-  if (named) return named;
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
+/** The host named in a placeholder, else the URL's (the URL itself when it has none). */
+function hostNamed(placeholder: Element, url: string): string {
+  return placeholder.querySelector(".image-host")?.textContent || (hostOf(url) ?? url);
 }
 
 /** Shows in PLACEHOLDER what became of its image. */
 function show(placeholder: HTMLElement, url: string, what: Asked): void {
-  const host = hostOf(placeholder, url);
+  const host = hostNamed(placeholder, url);
   const alt = placeholder.querySelector(".image-alt")?.textContent ?? "";
   if (what.state === "loaded") {
     const image = h("img", { alt, title: url, class: "loaded-image" });

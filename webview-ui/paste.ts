@@ -18,12 +18,12 @@ export function pastedImages(data: DataTransfer): Promise<Pasted>[] {
     if (item.kind !== "file" || !item.type.startsWith("image/")) continue;
     const file = item.getAsFile();
     if (!file) continue;
-    out.push(read(file));
+    out.push(readPasted(file));
   }
   return out;
 }
 
-async function read(file: File): Promise<Pasted> {
+async function readPasted(file: File): Promise<Pasted> {
   const name = file.name && file.name !== "image.png" ? file.name : t("Pasted image");
   if (!RASTER.test(file.type))
     throw new Error(t("{0} was not attached: only PNG, JPEG, GIF and WebP images are.", name));

@@ -71,7 +71,7 @@ export class Transcript {
     if (view) view.update(item);
     else this.insert(item.id);
     this.regroup(item);
-    if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finished(item));
+    if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finishedNotice(item));
     this.refresh();
     this.scroll();
   }
@@ -212,7 +212,7 @@ export class Transcript {
 }
 
 /** What the live region says when an answer is finished: its first words, not every token. */
-function finished(item: Item): string {
+function finishedNotice(item: Item): string {
   const words = item.text.replace(/\s+/g, " ").trim();
   return words
     ? t("Answer finished: {0}", words.length > 140 ? `${words.slice(0, 140)}…` : words)

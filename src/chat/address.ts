@@ -74,7 +74,7 @@ function refusal(what: string, kind: string, options: AddressOptions): AddressEr
 }
 
 /** The host of URL without brackets or a final dot, lower case. */
-export function hostOf(url: URL): string {
+export function bareHost(url: URL): string {
   let host = url.hostname.toLowerCase();
   if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
   if (host.endsWith(".")) host = host.slice(0, -1);
@@ -108,7 +108,7 @@ export async function checkPublic(address: string | URL, options: AddressOptions
       `refused: the address ${url.host} carries a user name or password before "@"; give the key in the plugin's key instead`,
     );
   }
-  const host = hostOf(url);
+  const host = bareHost(url);
   if (host === "") throw new AddressError(`refused: ${url.href} has no host`);
   if (options.allowPrivate) return { url, addresses: isIP(host) ? [host] : [] };
   if (isIP(host)) {

@@ -51,7 +51,7 @@ export interface CatalogueOptions {
 const MODEL_LIMIT = 1000;
 
 /** Tokens in words: 131072 is "128k". */
-function tokens(n: number): string {
+function contextSize(n: number): string {
   return n >= 1024 ? `${Math.round(n / 1024)}k` : String(n);
 }
 
@@ -96,7 +96,7 @@ export async function endpointChoices(endpoint: EndpointSetting, index = 0, ms =
       const extra = model;
       const notes = [
         typeof extra.owned_by === "string" && extra.owned_by !== "system" ? extra.owned_by : "",
-        typeof extra.context_length === "number" ? `${tokens(extra.context_length)} context` : "",
+        typeof extra.context_length === "number" ? `${contextSize(extra.context_length)} context` : "",
       ].filter(Boolean);
       rows.push({
         id: endpointId(index, endpoint.name, model.id),
@@ -132,7 +132,9 @@ export function editorChoices(models: EditorModel[]): Choice[] {
     const id = editorId(m.vendor, m.id);
     if (!m.id || seen.has(id)) return [];
     seen.add(id);
-    const notes = [m.vendor, m.maxInputTokens ? `${tokens(m.maxInputTokens)} context` : ""].filter(Boolean);
+    const notes = [m.vendor, m.maxInputTokens ? `${contextSize(m.maxInputTokens)} context` : ""].filter(
+      Boolean,
+    );
     return [{ id, name: m.name || m.id, group: EDITOR_GROUP, note: notes.join(" · ") }];
   });
 }

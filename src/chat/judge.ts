@@ -23,6 +23,7 @@ import { place, type Folder, type Placed } from "./workspace/folders";
 import { protectedIn } from "./workspace/protected";
 import { visible } from "./workspace/visible";
 import { t } from "../protocol/l10n";
+import { hostOf } from "../protocol/url-host";
 
 /**
  * What "Always allow" lets by: every call of a tool or fetches of a host for the rest of a
@@ -65,16 +66,6 @@ export function hostsNamed(texts: readonly string[]): Set<string> {
     }
   }
   return out;
-}
-
-/** The host name of an http(s) address, lower case; undefined for anything else. */
-function hostOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return /^https?:$/.test(parsed.protocol) && parsed.hostname ? parsed.hostname.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -16,7 +16,7 @@ import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
-import { guardedLookup, hostOf, type AddressOptions, type Checked } from "./address";
+import { guardedLookup, bareHost, type AddressOptions, type Checked } from "./address";
 
 /** Opens the TCP connection to a checked address (tests route a public address to a local server). */
 export type Connect = (to: { host: string; port: number }) => Duplex;
@@ -49,7 +49,7 @@ function socketTo(checked: Checked, options: PinnedOptions): Duplex {
   const { url, addresses } = checked;
   const secure = url.protocol === "https:";
   const port = Number(url.port) || (secure ? 443 : 80);
-  const host = hostOf(url);
+  const host = bareHost(url);
   let raw: Duplex;
   if (options.connect) raw = options.connect({ host: addresses[0] ?? host, port });
   else {

@@ -192,7 +192,11 @@ function number(def: z.core.$ZodNumberDef, input: unknown, loc: Loc, out: Proble
   const integer = (def as { format?: string }).format?.includes("int") ?? false;
   // Lax mode, as FastAPI validates: booleans and numeric strings are read as numbers.
   const value =
-    typeof input === "number" ? input : typeof input === "boolean" ? Number(input) : read(input, integer);
+    typeof input === "number"
+      ? input
+      : typeof input === "boolean"
+        ? Number(input)
+        : numberWritten(input, integer);
   if (value === undefined)
     return typeof input !== "string"
       ? fail(
@@ -245,7 +249,7 @@ function number(def: z.core.$ZodNumberDef, input: unknown, loc: Loc, out: Proble
 }
 
 // A number written as a string, as Python's int() and float() read one (undefined: not one).
-function read(input: unknown, integer: boolean): number | undefined {
+function numberWritten(input: unknown, integer: boolean): number | undefined {
   if (typeof input !== "string") return undefined;
   const text = input.trim();
   if (integer) return /^[+-]?\d+(\.0+)?$/.test(text) ? Number(text) : undefined;

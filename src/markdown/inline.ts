@@ -22,8 +22,8 @@ const PENDING = /[*_~`[\]<\\]/;
 /** Characters that, inside a finished emphasis or strikethrough, may lean on masking past it. */
 const MASKED = /[[\]<`\\]/;
 
-/** Whether TOKEN is finished: no text appended after it can change how it or anything before it lexes. */
-function finished(token: Token): boolean {
+/** Whether TOKEN is settled: no text appended after it can change how it or anything before it lexes. */
+function settled(token: Token): boolean {
   switch (token.type) {
     case "text":
       return !PENDING.test(token.raw);
@@ -167,7 +167,7 @@ export class InlineRun {
     skip: number,
   ): { moved: number; html: string; clean: boolean } {
     let clean = 0;
-    while (clean < tokens.length && finished(tokens[clean])) clean++;
+    while (clean < tokens.length && settled(tokens[clean])) clean++;
     let offset = 0;
     const starts = tokens.map((t) => ((offset += t.raw.length), offset - t.raw.length));
     // The first unfinished token, when it is text, is finished up to its first pending character

@@ -6,7 +6,7 @@
  * remote image at all.
  */
 import { checkPublic, type Lookup } from "../address";
-import { get, read, type PageOptions } from "./page";
+import { get, readUpTo, type PageOptions } from "./page";
 import { size } from "./words";
 
 /** Bytes of an image read at most. */
@@ -82,7 +82,7 @@ export async function fetchImage(address: string, options: ImageOptions = {}): P
           `the server answered HTTP ${answer.status}${answer.message ? ` ${answer.message}` : ""}`,
         );
       }
-      const { data, more } = await read(answer, maxBytes);
+      const { data, more } = await readUpTo(answer, maxBytes);
       if (more) throw new ImageError(`it is larger than ${size(maxBytes)}`);
       const type = rasterType(data);
       if (!type) {

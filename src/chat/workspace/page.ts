@@ -93,7 +93,7 @@ function decoded(answer: Answer): Stream {
 }
 
 /** The first `max` bytes of a body, and whether there was more. */
-export async function read(answer: Answer, max: number): Promise<{ data: Buffer; more: boolean }> {
+export async function readUpTo(answer: Answer, max: number): Promise<{ data: Buffer; more: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   const stream = decoded(answer);
@@ -187,7 +187,7 @@ export async function fetchPage(
       }
       const type = String(answer.headers["content-type"] ?? "");
       const maxBytes = options.maxBytes ?? MAX_BYTES;
-      const { data, more } = await read(answer, maxBytes);
+      const { data, more } = await readUpTo(answer, maxBytes);
       const kind = kindOf(type, data);
       if (kind === "other") {
         throw new PageError(
