@@ -12,6 +12,7 @@ import { READ_FILE, type Attachment, type Call, type Model, type Tool } from "..
 import { allowedTool, askPerson, offered, type Rules } from "./approval";
 import { asRepository, REPOSITORY } from "./assistant-files";
 import { approveWith, grantTo, refusedNote, type Allowance } from "./judge";
+import { checkpointBefore } from "./checkpoint-once";
 import { nameFolders } from "./workspace/folders";
 import { personAssistant } from "./person-assistants";
 import type { Assistant, Item } from "./rows";
@@ -279,14 +280,12 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     a.stop = () => halt.signal.aborted;
     // One checkpoint per answer, before its first call that may change the workspace (the chat's own
     // tools write only the store); every such call waits for it. A failed one is said, not a stop.
-    let checkpoint: Promise<void> | undefined;
-    const ownNames = new Set(own.map((t) => t.name));
-    const before = (name: string): Promise<void> | undefined =>
-      ownNames.has(name) || !host.checkpoint
-        ? undefined
-        : (checkpoint ??= host
-            .checkpoint(work.user)
-            .catch((error: unknown) => host.problem?.(`The files were not recorded: ${reason(error)}`)));
+    const take = host.checkpoint?.bind(host);
+    const before = checkpointBefore(
+      take && (() => take(work.user)),
+      new Set(own.map((t) => t.name)),
+      (error) => host.problem?.(`The files were not recorded: ${reason(error)}`),
+    );
     a.approve = async (call) => {
       // false or the refusal the model reads: only a yes takes the checkpoint and runs the call.
       const yes = await approveCall(runs, written, all, rules, call, halt.signal);
