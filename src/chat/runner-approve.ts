@@ -6,6 +6,7 @@
 import { reason } from "../agent/perform";
 import type { Call, Tool } from "../agent/types";
 import { askPerson, type Rules } from "./approval";
+import { checkpointBefore } from "./checkpoint-once";
 import { approveWith, grantTo, refusedNote } from "./judge";
 import type { Runs } from "./runner-answer";
 import type { Work } from "./runner-history";
@@ -28,14 +29,10 @@ export function approval(
   const { host } = runs;
   // One checkpoint per answer, before its first call that may change the workspace (the chat's own
   // tools write only the store); every such call waits for it. A failed one is said, not a stop.
-  let checkpoint: Promise<void> | undefined;
-  const ownNames = new Set(own.map((t) => t.name));
-  const before = (name: string): Promise<void> | undefined =>
-    ownNames.has(name) || !host.checkpoint
-      ? undefined
-      : (checkpoint ??= host
-          .checkpoint(work.user)
-          .catch((error: unknown) => host.problem?.(`The files were not recorded: ${reason(error)}`)));
+  const take = host.checkpoint?.bind(host);
+  const before = checkpointBefore(take && (() => take(work.user)), new Set(own.map((t) => t.name)), (error) =>
+    host.problem?.(`The files were not recorded: ${reason(error)}`),
+  );
   return async (call) => {
     // false or the refusal the model reads: only a yes takes the checkpoint and runs the call.
     const yes = await approveCall(runs, written, all, rules, call, halt);

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import vscode = require("vscode");
 import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
+import { keptChats } from "../chat/chat-view-checkpoints";
 import type { Item } from "../chat/rows";
 import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
@@ -188,7 +189,8 @@ export function followCheckpoints(
       for (const t of timers) clearTimeout(t);
     },
   });
-  if (store.writable) void review.keepOnly(new Set(store.conversations().map((c) => c.id))).catch(said);
+  // The Chat view's sessions are not in the store: their checkpoints stay until the size limit drops them.
+  if (store.writable) void review.keepOnly(keptChats(store.conversations().map((c) => c.id))).catch(said);
   void review.offerInterrupted().catch(said);
 }
 

@@ -3,6 +3,7 @@ import { apiReady } from "./api-clock";
 import vscode = require("vscode");
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
+import { ChatCheckpoints, registerChatRestore } from "./chat-restore";
 import { CheckpointReview, followCheckpoints } from "./checkpoints";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
@@ -47,8 +48,11 @@ export function activate(context: vscode.ExtensionContext) {
   const checkpoints = new CheckpointReview(
     context,
     pending,
-    () => (held.runner?.runningChats().length ?? 0) > 0,
+    (): boolean => (held.runner?.runningChats().length ?? 0) > 0 || chatCheckpoints.running,
   );
+  // The Chat view's answers take theirs through the same review; a button or /restore restores them.
+  const chatCheckpoints = new ChatCheckpoints(context.workspaceState, checkpoints);
+  registerChatRestore(context, chatCheckpoints);
   context.subscriptions.push(status, pending, checkpoints);
   registerProvider(context, models);
 
@@ -89,6 +93,7 @@ export function activate(context: vscode.ExtensionContext) {
     root: workspaceRoot,
     folders: workspaceFolders,
     roots: workspaceFolders,
+    checkpoints: chatCheckpoints,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

@@ -11,6 +11,10 @@ import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
 import { why } from "./failures";
+import { checkpointBefore } from "../chat/checkpoint-once";
+import { messageOf } from "../chat/chat-view-checkpoints";
+import { newKey } from "../chat/make";
+import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -29,6 +33,8 @@ export interface ParticipantParts {
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) the model is given. */
   roots?: () => { root: string; name: string }[];
+  /** The answers' checkpoints (none: answers take none and cannot be restored). */
+  checkpoints?: ChatCheckpoints;
 }
 
 const INSTRUCTIONS = [
@@ -212,6 +218,8 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       stream.button({ command: "tandem.selectModel", title: vscode.l10n.t("Select Model") });
       return {};
     }
+    // Restoring needs no model.
+    if (request.command === "restore") return restoreInChat(parts.checkpoints, sessionIn(chat), stream);
     const model = await modelOf(parts, request.model);
     if (!model) {
       stream.markdown(
@@ -227,6 +235,22 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       return { metadata: { configured: false } };
     }
     if (request.command === "compact") return compactChat(model, chat, stream, token);
+    const ended = parts.checkpoints?.started();
+    try {
+      return await answer(request, chat, stream, token, model);
+    } finally {
+      ended?.();
+    }
+  };
+  /** Answers one request with the agent; its result carries the session's key and its checkpoint. */
+  const answer = async (
+    request: vscode.ChatRequest,
+    chat: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    model: Model,
+  ): Promise<vscode.ChatResult> => {
+    const session = sessionIn(chat);
     const { agent, run, offered, approveWith } = core();
     const limits = settings();
     const tools = await parts.tools();
@@ -247,6 +271,18 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const a = agent(model, INSTRUCTIONS, offered(tools, rules));
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
     a.history = historyOf(chat);
+    // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
+    const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
+    const checkpoints = limits.checkpoints.enabled ? parts.checkpoints : undefined;
+    let restorable = false;
+    const before = checkpointBefore(
+      checkpoints && (() => checkpoints.take(message).then(() => void (restorable = true))),
+      new Set(),
+      (error) =>
+        stream.markdown(
+          `\n\n> ${vscode.l10n.t("The files were not recorded before this answer changed them, so it cannot be restored: {0}", why(error))}\n\n`,
+        ),
+    );
     a.approve = async (call) => {
       const tool = tools.find((t) => t.name === call.name);
       if (!tool) return false;
@@ -254,7 +290,20 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       // Refused by the person's rules: the model reads why, as in the panel.
       if (judged.verdict === "refused")
         return core().refusedNote(judged.reasons.join(" ") || `The tool ${call.name} may not run here.`);
-      return yes === true;
+      if (yes !== true) return false;
+      await before(call.name);
+      return true;
+    };
+    // An answer that took a checkpoint ends with the way back, and says which it was in its result.
+    const restore = () => {
+      if (!restorable) return {};
+      const named = { chat: message.chat, id: message.id };
+      stream.button({
+        command: RESTORE_CHAT_MESSAGE,
+        title: vscode.l10n.t("Restore files to before this message"),
+        arguments: [named],
+      });
+      return { checkpoint: named };
     };
     const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });
     const abort = new AbortController();
@@ -286,10 +335,15 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       await run(a, prompt, { each, files, signal: abort.signal });
     } catch {
       // The error piece has already been shown.
-      return { errorDetails: { message: vscode.l10n.t("The run failed.") }, metadata: { allowed: kept() } };
+      return {
+        errorDetails: { message: vscode.l10n.t("The run failed.") },
+        metadata: { allowed: kept(), session, ...restore() },
+      };
     }
     if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a)}_`);
-    return { metadata: { model: model.name, allowed: kept(), ...(limit ? { limit } : {}) } };
+    return {
+      metadata: { model: model.name, allowed: kept(), session, ...restore(), ...(limit ? { limit } : {}) },
+    };
   };
   const participant = vscode.chat.createChatParticipant("tandem.chat", handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "tandem.svg");

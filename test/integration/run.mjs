@@ -133,6 +133,12 @@ async function act(page, request) {
     }
     return response.innerText();
   }
+  if (request.action === "chatText") {
+    // The Chat view's last answer as it shows, nothing unfolded (its buttons included).
+    const response = page.locator(".interactive-session .interactive-response").last();
+    await response.waitFor({ timeout: 20_000 });
+    return response.innerText();
+  }
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();

@@ -55,6 +55,8 @@ export const clickNotification = (text: string, label: string, waitMs = 20_000) 
 export const typeInInputBox = (text: string) => person<string>("quickInput", { text });
 /** The text of the Chat view's last answer, its folded parts (steps, references) opened. */
 export const chatAnswer = () => person<string>("chatAnswer");
+/** The text of the Chat view's last answer as it shows, nothing unfolded (its buttons included). */
+export const chatText = () => person<string>("chatText");
 /** Saves a screenshot of the workbench under .artifacts/. */
 export const screenshot = (name: string) => person<boolean>("screenshot", { name });
 /** Types `@` and `query` in the panel's message box and chooses the option showing `option`; gives the chips. */
