@@ -96,8 +96,8 @@ export class Checkpoints {
   private readonly root: string;
   private readonly folder: string;
   private readonly ignore: Ignore;
-  private readonly maxFileBytes: number;
-  private readonly maxTotalBytes: number;
+  private maxFileBytes: number;
+  private maxTotalBytes: number;
 
   private constructor(
     o: Options,
@@ -159,6 +159,20 @@ export class Checkpoints {
   /** Bytes the store's kept copies take. */
   get totalBytes(): number {
     return this.blobs.total;
+  }
+
+  /**
+   * Sets the size limits for what comes next (the person changed them): the next checkpoint keeps or
+   * notes files by the new file limit (it walks the whole workspace to look at each file again), and
+   * drops its oldest checkpoints past the new total.
+   */
+  async setLimits(maxFileBytes: number, maxTotalBytes: number): Promise<void> {
+    if (maxFileBytes === this.maxFileBytes && maxTotalBytes === this.maxTotalBytes) return;
+    await this.serial(() => {
+      if (maxFileBytes !== this.maxFileBytes) this.survey.setMaxFileBytes(maxFileBytes);
+      this.maxFileBytes = maxFileBytes;
+      this.maxTotalBytes = maxTotalBytes;
+    });
   }
 
   /** Records the workspace as it is now (before the answer to `message`, when given); returns the checkpoint. */
