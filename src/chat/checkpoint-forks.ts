@@ -43,3 +43,25 @@ export function neededChats(
   }
   return out;
 }
+
+/**
+ * The deleted conversations whose checkpoints wait for the forks that name them (in this window;
+ * the sweep on the next activation covers the rest): says which conversations' checkpoints go as
+ * conversations are deleted.
+ */
+export class Waiting {
+  private readonly chats = new Set<string>();
+
+  /** After `chat` was deleted, with `needed` the conversations still needed: those whose checkpoints go now. */
+  deleted(chat: string, needed: ReadonlySet<string>): string[] {
+    const gone: string[] = [];
+    for (const c of [chat, ...this.chats]) {
+      if (needed.has(c)) this.chats.add(c);
+      else if (!gone.includes(c)) {
+        this.chats.delete(c);
+        gone.push(c);
+      }
+    }
+    return gone;
+  }
+}

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import vscode = require("vscode");
 import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
-import { neededChats } from "../chat/checkpoint-forks";
+import { neededChats, Waiting } from "../chat/checkpoint-forks";
 import { reason, restoreQuestion, unsavedAmong } from "../chat/checkpoint-words";
 import type { Item } from "../chat/rows";
 import type { Store } from "../chat/store";
@@ -190,8 +190,8 @@ const DROP_AFTER_MS = 15_000;
 
 /**
  * Keeps the checkpoints in step with the conversations: a deleted one's are dropped once it can no
- * longer be brought back (and those of conversations deleted while no window held them, when this
- * window writes the store); then offers a restore a crash cut short.
+ * longer be brought back and no fork names them (and those of conversations deleted while no window
+ * held them, when this window writes the store); then offers a restore a crash cut short.
  */
 export function followCheckpoints(
   context: vscode.ExtensionContext,
@@ -200,15 +200,15 @@ export function followCheckpoints(
 ): void {
   const said = (error: unknown) => console.warn(`Tandem: checkpoints: ${String(error)}`);
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const waiting = new Waiting();
   const unfollow = store.follow({ table: "conversations" }, (change) => {
     if (change.row) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (store.get("conversations", change.key)) return;
       // A fork still restores to its original's checkpoints; the original's go with its last fork.
-      const needed = stillNeeded(store);
-      if (store.writable) void review.keepOnly(needed).catch(said);
-      else if (!needed.has(change.key)) void review.dropFor(change.key).catch(said);
+      for (const chat of waiting.deleted(change.key, stillNeeded(store)))
+        void review.dropFor(chat).catch(said);
     }, DROP_AFTER_MS);
     timers.add(timer);
   });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
-import { neededChats } from "../../../src/chat/checkpoint-forks";
+import { neededChats, Waiting } from "../../../src/chat/checkpoint-forks";
 import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
 import { EDITED, fork } from "../../../src/chat/fork";
 import { asked } from "../../../src/chat/make";
@@ -189,6 +189,30 @@ describe("checkpoints of forked conversations: a copied message restores to its 
     assert.deepEqual([...kept()], []);
     await turns.keepOnly(kept());
     assert.deepEqual(records(), [], "no fork needs them any more");
+  });
+
+  it("as conversations are deleted, drops an original's checkpoints only with the last fork naming them", async () => {
+    const { store } = await setUp([says("One."), says("Title"), says("Two.")]);
+    const original = b!.chat();
+    await b!.send(asked("One", original));
+    await b!.runner.idle();
+    const two = await b!.send(asked("Two", original));
+    await b!.runner.idle();
+    const first = forkBefore(store, two);
+    const second = forkBefore(store, two);
+    const needed = () =>
+      neededChats(
+        store.conversations().map((c) => c.id),
+        (chat) => store.items(chat),
+      );
+    const waiting = new Waiting();
+    store.deleteConversation(original);
+    assert.deepEqual(waiting.deleted(original, needed()), [], "two forks name it");
+    store.deleteConversation(first);
+    assert.deepEqual(waiting.deleted(first, needed()), [first], "the other fork still names the original");
+    store.deleteConversation(second);
+    assert.deepEqual(waiting.deleted(second, needed()), [second, original]);
+    assert.deepEqual(waiting.deleted(second, needed()), [second], "the original is not said again");
   });
 
   it("reads item rows stored before copies named their original, and checks the name", () => {
