@@ -161,11 +161,7 @@ export class Checkpoints {
     return this.blobs.total;
   }
 
-  /**
-   * Sets the size limits for what comes next (the person changed them): the next checkpoint keeps or
-   * notes files by the new file limit (it walks the whole workspace to look at each file again), and
-   * drops its oldest checkpoints past the new total.
-   */
+  /** Sets the size limits the next checkpoint keeps to (a new file limit makes it walk the whole workspace). */
   async setLimits(maxFileBytes: number, maxTotalBytes: number): Promise<void> {
     if (maxFileBytes === this.maxFileBytes && maxTotalBytes === this.maxTotalBytes) return;
     await this.serial(() => {
