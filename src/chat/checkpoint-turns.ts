@@ -4,7 +4,9 @@
  * (under the extension's storage), named after the person's message. The checkpoint record keeps
  * the message's id, so "the files as they were before this message's answer" is known after a
  * reload: the earliest checkpoint of the conversation taken at or after that message (the state
- * before the agent wrote anything after it). Restoring puts every folder back to it.
+ * before the agent wrote anything after it). Restoring puts every folder back to it. A forked
+ * conversation's copied messages are found by the originals they name (see checkpoint-forks.ts).
+ * The person's settings are read again before each use: a change applies to the next checkpoint.
  */
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
@@ -16,7 +18,10 @@ import {
   type Version,
 } from "./checkpoints/checkpoints";
 import type { Ignore } from "./checkpoints/scan";
+import { originals } from "./checkpoint-forks";
+import { finishedText, notRestoredText, quoted, reason, restoredText } from "./checkpoint-words";
 import type { Item } from "./rows";
+import { t } from "../protocol/l10n";
 
 /** A workspace folder: where it is, and its name as the person knows it. */
 export interface Folder {
@@ -40,6 +45,8 @@ export interface TurnOptions {
   /** The folder the stores live in (the extension's storage). */
   storage: string;
   settings(): CheckpointSettings;
+  /** The items of the conversation `chat`, to find a copied message's original (none: not followed). */
+  items?(chat: string): readonly Item[];
   /** Paths each folder's checkpoints leave out (default: the folders of REGENERATED). */
   ignore?: Ignore;
   /** Let a watcher say what changed (default true). */
@@ -72,14 +79,6 @@ export interface Cut {
   folder: Folder;
   label: string;
 }
-
-/** A short quotation of a message for a sentence. */
-function quoted(text: string): string {
-  const words = text.replace(/\s+/g, " ").trim();
-  return `“${words.length > 60 ? `${words.slice(0, 59)}…` : words}”`;
-}
-
-const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
 
 /**
  * Folders a package manager or a tool fills again by itself (dependencies, caches): not recorded
@@ -133,17 +132,30 @@ export class TurnCheckpoints {
         failed.push(`${folder.name}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (failed.length) throw new Error(`No checkpoint was taken (${failed.join("; ")}).`);
+    if (failed.length) throw new Error(t("No checkpoint was taken ({0}).", failed.join("; ")));
   }
 
-  /** Each folder's checkpoint to go back to for `message`: the earliest of its conversation at or after it. */
+  /**
+   * Each folder's checkpoint to go back to for `message`: the first taken before an answer from it on.
+   * A fork's copied messages were answered in their originals: their checkpoints come first, then the
+   * earliest of the conversation's own at or after `message`.
+   */
   async targets(message: Item): Promise<Taken[]> {
+    const copied = originals(this.o.items?.(message.chat) ?? [], message);
     const out: Taken[] = [];
     for (const folder of this.o.folders()) {
       const store = await this.store(folder);
-      const checkpoint = store
-        .list(message.chat)
-        .find((c) => c.message !== undefined && c.message >= message.id);
+      const all = store.list();
+      const earliest = new Map<string, Checkpoint>();
+      for (const c of all) {
+        const key = c.message === undefined ? "" : `${c.conversation}\n${c.message}`;
+        if (key && !earliest.has(key)) earliest.set(key, c);
+      }
+      const checkpoint =
+        copied.map((a) => earliest.get(`${a.chat}\n${a.message}`)).find((c) => c !== undefined) ??
+        all.find(
+          (c) => c.conversation === message.chat && c.message !== undefined && c.message >= message.id,
+        );
       if (checkpoint) out.push({ folder, store, checkpoint });
     }
     return out;
@@ -161,7 +173,7 @@ export class TurnCheckpoints {
   /** Checkpoint `id`'s version of `path` in the folder at `root`. */
   async read(root: string, id: string, path: string): Promise<Version | null> {
     const folder = this.o.folders().find((f) => resolve(f.root) === resolve(root));
-    if (!folder) throw new Error("That folder is no longer in the workspace.");
+    if (!folder) throw new Error(t("That folder is no longer in the workspace."));
     return (await this.store(folder)).read(id, path);
   }
 
@@ -171,7 +183,7 @@ export class TurnCheckpoints {
    */
   async restore(message: Item): Promise<Done> {
     const targets = await this.targets(message);
-    if (!targets.length) throw new Error(`Tandem changed no file since ${quoted(message.text)}.`);
+    if (!targets.length) throw new Error(t("Tandem changed no file since {0}.", quoted(message.text)));
     const done: { folder: Folder; restored: Restored }[] = [];
     for (const t of targets)
       done.push({ folder: t.folder, restored: await t.store.restore(t.checkpoint.id) });
@@ -198,9 +210,9 @@ export class TurnCheckpoints {
       if (finish) done.push({ folder, restored: await store.finishRestore() });
       else await store.abandonRestore();
     }
-    if (!finish) return { text: "The files were left as they are.", files: [] };
+    if (!finish) return { text: t("The files were left as they are."), files: [] };
     const changed = done.reduce((n, d) => n + d.restored.changed, 0);
-    return { text: `The restore was finished: ${files(changed)} put back.`, files: this.paths(done) };
+    return { text: finishedText(changed), files: this.paths(done) };
   }
 
   /** Drops the checkpoints of the conversation `chat` in every folder (it was deleted). */
@@ -224,8 +236,18 @@ export class TurnCheckpoints {
     for (const s of open) await (await s.catch(() => undefined))?.close();
   }
 
-  /** The store of `folder`, opened on first use (its own folder under the storage, named by the root's hash). */
-  store(folder: Folder): Promise<Checkpoints> {
+  /**
+   * The store of `folder`, opened on first use (its own folder under the storage, named by the root's
+   * hash), with the size limits the person's settings say now.
+   */
+  async store(folder: Folder): Promise<Checkpoints> {
+    const store = await this.opened(folder);
+    const s = this.o.settings();
+    await store.setLimits(s.maxFileBytes, s.maxTotalBytes);
+    return store;
+  }
+
+  private opened(folder: Folder): Promise<Checkpoints> {
     const root = resolve(folder.root);
     let open = this.stores.get(root);
     if (!open) {
@@ -257,17 +279,9 @@ export class TurnCheckpoints {
     const put = all.length - removed;
     const several = done.length > 1;
     const left = done.flatMap((d) =>
-      d.restored.notRestored.map((n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${n.why})`),
+      d.restored.notRestored.map((n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${reason(n.why)})`),
     );
-    let text = put
-      ? `Restored ${files(put)} to how they were before ${quoted(message.text)}`
-      : removed
-        ? `The files are as they were before ${quoted(message.text)}`
-        : `The files were already as they were before ${quoted(message.text)}`;
-    if (removed) text += `; ${files(removed)} created since ${removed === 1 ? "was" : "were"} removed`;
-    text += ".";
-    if (left.length)
-      text += ` Not restored: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ` and ${left.length - 5} more` : ""}.`;
-    return text;
+    const notRestored = notRestoredText(left);
+    return restoredText(message.text, put, removed) + (notRestored ? ` ${notRestored}` : "");
   }
 }

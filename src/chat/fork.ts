@@ -30,7 +30,9 @@ export const REGENERATED = " (regenerated)";
  * The items of `items` before the message `before`, copied into the conversation `to`: new keys
  * in the same order (an answer's items keyed after their message's new key), every field kept.
  * Anything still open in the original (a run going on) is closed in the copy, so the fork does not
- * answer it again: a message as answered, an answer or a call as interrupted.
+ * answer it again: a message as answered, an answer or a call as interrupted. Each copy names the
+ * item it copies where that was first written (`copiedFrom`), so the checkpoints taken before the
+ * original's answers are found from the copy, through any number of forks.
  */
 export function copiedBefore(items: readonly Item[], before: Item, to: string): Item[] {
   const keys = new Map<string, string>();
@@ -41,7 +43,7 @@ export function copiedBefore(items: readonly Item[], before: Item, to: string): 
     let key = keys.get(parent);
     if (!key) keys.set(parent, (key = newKey()));
     const id = parent === i.id ? key : key + i.id.slice(parent.length);
-    const copy: Item = { ...i, id, chat: to };
+    const copy: Item = { ...i, id, chat: to, copiedFrom: i.copiedFrom ?? { chat: i.chat, item: i.id } };
     if (!copy.done) {
       const cut = copy.kind === "text" || copy.kind === "reasoning" || copy.kind === "call";
       const state: State = cut ? "interrupted" : copy.state;

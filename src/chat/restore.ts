@@ -3,6 +3,7 @@
  * answer (the editor's checkpoint), the conversation as it was before it (a fork holding what came
  * before, the original untouched, as edit-and-resend forks), or both; and the files' changes since.
  */
+import { t } from "../protocol/l10n";
 import type { PanelMessage } from "../protocol/messages";
 import { copiedBefore } from "./fork";
 import { conversation } from "./make";
@@ -19,7 +20,8 @@ export const RESTORED = " (restored)";
  */
 export function forkBefore(store: Store, message: Item): string {
   const original = store.get("conversations", message.chat);
-  if (message.kind !== "user" || !original) throw new Error("That message is no longer in a conversation.");
+  if (message.kind !== "user" || !original)
+    throw new Error(t("That message is no longer in a conversation."));
   const base = (original.title.trim() || "Conversation").slice(0, 200 - RESTORED.length);
   const row = conversation(original.agent, base + RESTORED);
   store.put("conversations", row);
@@ -39,22 +41,25 @@ export async function restoreTo(
 ): Promise<string | undefined> {
   const item = store.get("items", m.item);
   try {
-    if (!item || item.kind !== "user") throw new Error("That message is no longer in the conversation.");
+    if (!item || item.kind !== "user") throw new Error(t("That message is no longer in the conversation."));
     if (m.type === "changesSince") {
-      if (!host.changesSince) throw new Error("Showing the changes is not available here.");
+      if (!host.changesSince) throw new Error(t("Showing the changes is not available here."));
       const said = await host.changesSince(item);
       if (said) host.send({ type: "notice", level: "info", text: said });
       return undefined;
     }
     if (m.files) {
-      if (!host.restoreFilesTo) throw new Error("Restoring files is not available here.");
+      if (!host.restoreFilesTo) throw new Error(t("Restoring files is not available here."));
       host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item) });
     }
     return m.conversation ? forkBefore(store, item) : undefined;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    const what = m.type === "changesSince" ? "The changes cannot be shown" : "Nothing was restored";
-    host.send({ type: "notice", level: "error", text: `${what}: ${why}` });
+    const text =
+      m.type === "changesSince"
+        ? t("The changes cannot be shown: {0}", why)
+        : t("Nothing was restored: {0}", why);
+    host.send({ type: "notice", level: "error", text });
     return undefined;
   }
 }

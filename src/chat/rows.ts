@@ -128,6 +128,11 @@ export const itemRow = z.strictObject({
   usage: z.optional(usageSchema),
   /** On an answer's first item: the project instructions files it was given. */
   instructions: z.optional(z.array(instructionNote)),
+  /**
+   * On a copy (a forked conversation's items): the item it copies, in the conversation where that item
+   * was first written (a copy of a copy names the first original), so its checkpoints are found.
+   */
+  copiedFrom: z.optional(z.strictObject({ chat: z.string(), item: z.string() })),
 });
 export type Item = z.infer<typeof itemRow>;
 

@@ -83,6 +83,8 @@ export interface Item {
   usage?: Usage;
   /** On an answer's first item: the project instructions files it was given. */
   instructions?: InstructionNote[];
+  /** On a copy (a forked conversation's items): the item it copies, where that item was first written. */
+  copiedFrom?: { chat: string; item: string };
 }
 
 /** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */

@@ -1,13 +1,16 @@
 /**
  * Checkpoints in VS Code: the answers' checkpoints (src/chat/checkpoint-turns.ts) kept in the
- * extension's workspace storage, restored from the panel after a modal question naming how many
- * files change, shown against now in VS Code's multi-file diff editor (the checkpoint's side is a
- * read-only virtual document), and an interrupted restore offered on activation.
+ * extension's workspace storage, restored from the panel after a question naming how many files
+ * change (open files with unsaved changes among them are saved first, so nothing is lost), shown
+ * against now in VS Code's multi-file diff editor (the checkpoint's side is a read-only virtual
+ * document), and an interrupted restore offered on activation.
  */
 import { join } from "node:path";
 import vscode = require("vscode");
 import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
 import { keptChats } from "../chat/chat-view-checkpoints";
+import { neededChats, Waiting } from "../chat/checkpoint-forks";
+import { reason, restoreQuestion, unsavedAmong } from "../chat/checkpoint-words";
 import type { Item } from "../chat/rows";
 import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
@@ -31,6 +34,8 @@ function checkpointUri(root: string, id: string, path: string): vscode.Uri {
 /** The answers' checkpoints of this window. */
 export class CheckpointReview implements vscode.Disposable {
   private opened: TurnCheckpoints | undefined;
+  /** The conversations, once open: a fork's copied messages are found by their originals. */
+  private conversations: Pick<Store, "items"> | undefined;
   private readonly parts: vscode.Disposable[] = [];
 
   constructor(
@@ -52,7 +57,13 @@ export class CheckpointReview implements vscode.Disposable {
       folders: workspaceFolders,
       storage: (this.context.storageUri ?? this.context.globalStorageUri).fsPath,
       settings: () => settings().checkpoints,
+      items: (chat) => this.conversations?.items(chat) ?? [],
     }));
+  }
+
+  /** Follows the conversations of `store` (a copied message's checkpoints are its original's). */
+  know(store: Pick<Store, "items">): void {
+    this.conversations = store;
   }
 
   /** Records every folder before the answer to `message` writes (the runner's `checkpoint`). */
@@ -62,8 +73,10 @@ export class CheckpointReview implements vscode.Disposable {
 
   /**
    * Puts the files back as they were before the answer to `message`, once the person confirms in
-   * a modal naming how many files change; the pending changes of restored files are settled.
-   * Resolves with what was done; throws when it cannot, or when the person says no.
+   * a question naming how many files change; open files among them with unsaved changes are saved
+   * first (the checkpoint taken before the restore keeps them, and no editor is left in conflict with
+   * its file); the pending changes of restored files are settled. Resolves with what was done; throws
+   * when it cannot, or when the person says no.
    */
   async restoreFilesTo(message: Item): Promise<string> {
     // A checkpoint covers the whole workspace: an answer still writing anywhere would be mixed in.
@@ -74,19 +87,32 @@ export class CheckpointReview implements vscode.Disposable {
     if (!targets.length) throw new Error(vscode.l10n.t("Tandem changed no file since that message."));
     if (!since.length) return vscode.l10n.t("The files are already as they were before that message.");
     const created = since.filter((c) => c.change === "added").length;
+    const unsaved = () =>
+      unsavedAmong(
+        vscode.workspace.textDocuments
+          .filter((d) => d.uri.scheme === "file")
+          .map((document) => ({ path: document.uri.fsPath, dirty: document.isDirty, document })),
+        since.map((c) => join(c.folder.root, ...c.path.split("/"))),
+      );
     const restore = vscode.l10n.t("Restore");
     const cancel = vscode.l10n.t("Cancel");
     // A notification, not a modal: VS Code refuses modal dialogs under its extension tests, and
     // Tandem asks its other questions this way too (it works with the panel closed).
     const said = await vscode.window.showWarningMessage(
-      vscode.l10n.t("Restore {0} to how they were before {1}?", counted(since.length), quoted(message.text)) +
-        (created ? " " + vscode.l10n.t("{0} created since will be removed.", counted(created)) : "") +
-        " " +
-        vscode.l10n.t("A checkpoint of the files as they are now is taken first."),
+      restoreQuestion({ message: message.text, files: since.length, created, unsaved: unsaved().length }),
       restore,
       cancel,
     );
     if (said !== restore) throw new Error(vscode.l10n.t("The restore was cancelled."));
+    // Looked at again: the person may have saved or typed while the question was open.
+    for (const { document } of unsaved())
+      if (!(await document.save()))
+        throw new Error(
+          vscode.l10n.t(
+            "{0} could not be saved; nothing was restored.",
+            vscode.workspace.asRelativePath(document.uri),
+          ),
+        );
     const done = await turns.restore(message);
     await (await this.pending.changes()).restored(done.files);
     return done.text;
@@ -156,7 +182,7 @@ export class CheckpointReview implements vscode.Disposable {
     if (version.kind === "file") return version.bytes.toString("utf8");
     if (version.kind === "link") return vscode.l10n.t("(a link to {0})", version.target);
     if (version.kind === "folder") return vscode.l10n.t("(a folder)");
-    return vscode.l10n.t("(not kept in the checkpoint: {0})", version.why);
+    return vscode.l10n.t("(not kept in the checkpoint: {0})", reason(version.why));
   }
 }
 
@@ -165,8 +191,8 @@ const DROP_AFTER_MS = 15_000;
 
 /**
  * Keeps the checkpoints in step with the conversations: a deleted one's are dropped once it can no
- * longer be brought back (and those of conversations deleted while no window held them, when this
- * window writes the store); then offers a restore a crash cut short.
+ * longer be brought back and no fork names them (and those of conversations deleted while no window
+ * held them, when this window writes the store); then offers a restore a crash cut short.
  */
 export function followCheckpoints(
   context: vscode.ExtensionContext,
@@ -175,11 +201,15 @@ export function followCheckpoints(
 ): void {
   const said = (error: unknown) => console.warn(`Tandem: checkpoints: ${String(error)}`);
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const waiting = new Waiting();
   const unfollow = store.follow({ table: "conversations" }, (change) => {
     if (change.row) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!store.get("conversations", change.key)) void review.dropFor(change.key).catch(said);
+      if (store.get("conversations", change.key)) return;
+      // A fork still restores to its original's checkpoints; the original's go with its last fork.
+      for (const chat of waiting.deleted(change.key, stillNeeded(store)))
+        void review.dropFor(chat).catch(said);
     }, DROP_AFTER_MS);
     timers.add(timer);
   });
@@ -189,18 +219,16 @@ export function followCheckpoints(
       for (const t of timers) clearTimeout(t);
     },
   });
+  review.know(store);
   // The Chat view's sessions are not in the store: their checkpoints stay until the size limit drops them.
-  if (store.writable) void review.keepOnly(keptChats(store.conversations().map((c) => c.id))).catch(said);
+  if (store.writable) void review.keepOnly(keptChats(stillNeeded(store))).catch(said);
   void review.offerInterrupted().catch(said);
 }
 
-/** A short quotation of the person's message. */
-function quoted(text: string): string {
-  const words = text.replace(/\s+/g, " ").trim();
-  return `“${words.length > 60 ? `${words.slice(0, 59)}…` : words}”`;
-}
-
-/** "1 file", "3 files". */
-function counted(n: number): string {
-  return n === 1 ? vscode.l10n.t("1 file") : vscode.l10n.t("{0} files", n);
+/** The conversations whose checkpoints are kept: every conversation, and the originals its copies name. */
+function stillNeeded(store: Store): Set<string> {
+  return neededChats(
+    store.conversations().map((c) => c.id),
+    (chat) => store.items(chat),
+  );
 }

@@ -96,8 +96,8 @@ export class Checkpoints {
   private readonly root: string;
   private readonly folder: string;
   private readonly ignore: Ignore;
-  private readonly maxFileBytes: number;
-  private readonly maxTotalBytes: number;
+  private maxFileBytes: number;
+  private maxTotalBytes: number;
 
   private constructor(
     o: Options,
@@ -159,6 +159,16 @@ export class Checkpoints {
   /** Bytes the store's kept copies take. */
   get totalBytes(): number {
     return this.blobs.total;
+  }
+
+  /** Sets the size limits the next checkpoint keeps to (a new file limit makes it walk the whole workspace). */
+  async setLimits(maxFileBytes: number, maxTotalBytes: number): Promise<void> {
+    if (maxFileBytes === this.maxFileBytes && maxTotalBytes === this.maxTotalBytes) return;
+    await this.serial(() => {
+      if (maxFileBytes !== this.maxFileBytes) this.survey.setMaxFileBytes(maxFileBytes);
+      this.maxFileBytes = maxFileBytes;
+      this.maxTotalBytes = maxTotalBytes;
+    });
   }
 
   /** Records the workspace as it is now (before the answer to `message`, when given); returns the checkpoint. */

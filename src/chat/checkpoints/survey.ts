@@ -35,7 +35,7 @@ export class Survey {
   private since = 0;
 
   constructor(
-    private readonly o: SurveyOptions,
+    private o: SurveyOptions,
     watch: boolean,
   ) {
     this.watch = watch ? new Watch() : null;
@@ -91,6 +91,12 @@ export class Survey {
       this.since = 0;
     }
     return { ...scanned, notCovered: listed(notes) };
+  }
+
+  /** Keeps files up to `bytes` from now on; the next look walks everything, as any file may be on the other side now. */
+  setMaxFileBytes(bytes: number): void {
+    this.o = { ...this.o, maxFileBytes: bytes };
+    this.forget();
   }
 
   /** Forgets the last look (its copies may be gone): the next one walks the whole workspace. */

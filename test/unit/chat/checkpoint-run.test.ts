@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,21 +9,10 @@ import { PendingChanges } from "../../../src/chat/pending/changes";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
 import { approvalsFor } from "../../../src/chat/pending/mode";
 import type { Item } from "../../../src/chat/rows";
-import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { folder, write } from "../workspace/fixtures";
 import { bench, hostOf, type Bench } from "./runner-fixture";
-
-/** An editor whose commands really run (sh, in the folder); it never asks to write. */
-const shell: Editor = {
-  open: async () => undefined,
-  propose: async () => ({ accepted: false }),
-  create: async () => undefined,
-  run: async (command) => {
-    const r = spawnSync("sh", ["-c", command.command], { cwd: command.cwd, encoding: "utf8" });
-    return { exitCode: r.status ?? 1, output: r.stdout + r.stderr };
-  },
-};
+import { shell } from "./checkpoint-fixture";
 
 const edit = (path: string, oldText: string, newText: string): [string, string] => [
   "propose_edit",

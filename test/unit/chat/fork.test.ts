@@ -30,9 +30,9 @@ function panelHost(restore?: (message: Item) => Promise<string>): ViewHost & { s
 /** A file that exists, attached to a message. */
 const notes = fileRef(join(process.cwd(), "package.json"), "package.json");
 
-/** An item as stored, without the two fields a copy gets anew, for comparing a copy with its original. */
+/** An item as stored, without the fields a copy gets anew, for comparing a copy with its original. */
 function shape(i: Item): string {
-  const { id: _id, chat: _chat, ...rest } = i;
+  const { id: _id, chat: _chat, copiedFrom: _from, ...rest } = i;
   return JSON.stringify(rest);
 }
 
@@ -95,6 +95,11 @@ describe("edit and resend, regenerate, retry on another model", () => {
     const upTo = items.findIndex((i) => i.id === message.id);
     assert.deepEqual(items.slice(0, upTo).map(shape), prefix.map(shape), "exactly the prefix, every field");
     assert.ok(items.slice(0, upTo).every((i) => i.chat === forked && !prefix.some((p) => p.id === i.id)));
+    assert.deepEqual(
+      items.slice(0, upTo).map((i) => i.copiedFrom),
+      prefix.map((p) => ({ chat, item: p.id })),
+      "each copy names the item it copies",
+    );
     assert.deepEqual(message.files, [notes]);
     assert.deepEqual(
       items.slice(upTo + 1).map((i) => `${i.kind}:${i.text}`),

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { asked } from "../../../src/chat/make";
 import { RESTORED } from "../../../src/chat/restore";
@@ -6,6 +8,7 @@ import type { Item } from "../../../src/chat/rows";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, type Bench } from "./runner-fixture";
+import { setBundle } from "../../../src/protocol/l10n";
 import { recordingHost } from "../../fixtures/view-host";
 
 /** A panel host that records what it was sent, and the restores and diffs it was asked for. */
@@ -113,5 +116,27 @@ describe("restore to one of the person's messages from the panel", () => {
     await view.receive({ type: "restoreTo", item: "gone", files: true, conversation: false });
     assert.deepEqual(p.restored, []);
     assert.equal(p.sent.filter((s) => s.type === "notice" && s.level === "error").length, 2);
+  });
+
+  it("says why nothing was restored in the person's language", async () => {
+    const { second } = await twoMessages();
+    const p = panelHost();
+    const view = new PanelView(b!.store, b!.runner, p.host);
+    const de = readFileSync(join(__dirname, "../../../l10n/bundle.l10n.de.json"), "utf8");
+    setBundle(JSON.parse(de) as Record<string, string>);
+    try {
+      const answer = b!.store.items(second.chat).find((i) => i.kind === "text" && i.text === "A2")!;
+      await view.receive({ type: "restoreTo", item: answer.id, files: true, conversation: false });
+    } finally {
+      setBundle(undefined);
+    }
+    assert.ok(
+      p.sent.some(
+        (s) =>
+          s.type === "notice" &&
+          s.text === "Es wurde nichts wiederhergestellt: Diese Nachricht ist nicht mehr in der Unterhaltung.",
+      ),
+      JSON.stringify(p.sent.filter((s) => s.type === "notice")),
+    );
   });
 });

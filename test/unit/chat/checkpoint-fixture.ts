@@ -1,0 +1,14 @@
+/** What the checkpoint tests share. */
+import { spawnSync } from "node:child_process";
+import type { Editor } from "../../../src/chat/workspace/editor";
+
+/** An editor whose commands really run (sh, in the folder); it never asks to write. */
+export const shell: Editor = {
+  open: async () => undefined,
+  propose: async () => ({ accepted: false }),
+  create: async () => undefined,
+  run: async (command) => {
+    const r = spawnSync("sh", ["-c", command.command], { cwd: command.cwd, encoding: "utf8" });
+    return { exitCode: r.status ?? 1, output: r.stdout + r.stderr };
+  },
+};
