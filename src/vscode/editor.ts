@@ -80,6 +80,11 @@ export class VsCodeEditor implements Editor {
     return this.pending ? this.pending.notes() : [];
   }
 
+  /** The files with pending changes (absolute): the agent's edits the person has not kept or undone yet. */
+  async unreviewed(): Promise<string[]> {
+    return this.pending ? (await this.pending.list()).map((f) => f.path) : [];
+  }
+
   async propose(p: Proposal): Promise<Verdict> {
     if (this.pending?.mode() === "pending") {
       // Counted before the write, so the language server's answer to it is the one waited for.
