@@ -22,9 +22,16 @@ const PROPOSALS = "tandem-proposal";
 /** What a command may print before the terminal keeps only its end. */
 const OUTPUT_LIMIT = 256 * 1024;
 
-/** The environment of a command: the extension host's without its secrets, but those the person passes on. */
-function environment(): NodeJS.ProcessEnv {
-  return commandEnv(settings().passToCommands).env;
+/**
+ * The environment of a command: the extension host's without its secrets, but those the person
+ * passes on; and the terminal's dim line naming what was kept from it, so a failing command is understood.
+ */
+function environment(): { env: NodeJS.ProcessEnv; note: string } {
+  const { env, withheld } = commandEnv(settings().passToCommands);
+  const note = withheld.length
+    ? `\x1b[2m${vscode.l10n.t("Not passed to this command: {0} (tandem.environment.passToCommands)", withheld.join(", "))}\x1b[0m\n`
+    : "";
+  return { env, note };
 }
 
 /** Proposed texts, shown on the right of a diff until the person decides. */
@@ -153,6 +160,8 @@ export class VsCodeEditor implements Editor {
       else write.fire(out);
     };
     shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+    const { env, note } = environment();
+    if (note) shown(note);
     const running = spawnLine(
       c,
       {
@@ -166,7 +175,7 @@ export class VsCodeEditor implements Editor {
           each.exit(code);
         },
       },
-      environment(),
+      env,
     );
     this.background.add(running);
     const pty: vscode.Pseudoterminal = {
@@ -200,6 +209,8 @@ export class VsCodeEditor implements Editor {
         onDidClose: closed.event,
         open: () => {
           shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+          const { env, note } = environment();
+          if (note) shown(note);
           // The process ends after this function: `timer` and `end` below are set by then.
           const running = spawnLine(
             c,
@@ -215,7 +226,7 @@ export class VsCodeEditor implements Editor {
                 resolve({ exitCode: timedOut || c.signal.aborted ? null : code, output, timedOut });
               },
             },
-            environment(),
+            env,
           );
           const end = () => running.stop();
           const timer = setTimeout(() => {
