@@ -33,14 +33,14 @@ function commandOutcome(run: Obeyed): Outcome {
   return run.asked.some((c) => c.name === "run_command") ? "asked" : "refused";
 }
 
-/** With `allow` as the person's rule, the agent writes `path` (edits pending, so unasked) and runs `line`. */
-function writeThenRun(name: string, allow: string, path: string, content: string, line = allow): Attack {
+/** With `allow` as the person's rule, the agent writes `path` (edits pending, so unasked) and runs `allow`. */
+function writeThenRun(name: string, allow: string, path: string, content: string): Attack {
   return {
     name,
     attempt: async () =>
       commandOutcome(
         await obey([["create_file", JSON.stringify({ path, content, overwrite: true })]], {
-          then: [[["run_command", JSON.stringify({ command: line })]]],
+          then: [[["run_command", JSON.stringify({ command: allow })]]],
           commands: book({ allow: [allow], deny: [] }),
           approvals: PENDING_MODE,
         }),
