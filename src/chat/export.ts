@@ -21,15 +21,11 @@ export function exportMarkdown(chat: Conversation, items: readonly Item[]): stri
         break;
       case "call":
         out.push(
-          `<details><summary>Tool ${item.name} — ${item.state}</summary>`,
+          `<details><summary>Tool ${escaped(item.name)} — ${item.state}</summary>`,
           "",
-          "```json",
-          item.input,
-          "```",
+          ...fenced(item.input, "json"),
           "",
-          "```",
-          (item.output || item.text).replace(/```/g, "ʼʼʼ"),
-          "```",
+          ...fenced(item.output || item.text),
           "",
           "</details>",
           "",
@@ -55,6 +51,21 @@ export function exportMarkdown(chat: Conversation, items: readonly Item[]): stri
 /** The conversation and its items as JSON, with a format number for readers. */
 export function exportJson(chat: Conversation, items: readonly Item[]): string {
   return `${JSON.stringify({ format: FORMAT, conversation: chat, items }, null, 2)}\n`;
+}
+
+/**
+ * `text` in a code fence longer than any run of backticks in it, so nothing in it (a model's input,
+ * a tool's output) can close the fence and be read as Markdown or HTML.
+ */
+export function fenced(text: string, info = ""): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, text, fence];
+}
+
+/** A name for the HTML of a summary line: its markup characters as entities. */
+function escaped(name: string): string {
+  return name.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function quote(text: string): string {

@@ -21,6 +21,7 @@ import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
 import { place, type Folder, type Placed } from "./workspace/folders";
 import { protectedIn } from "./workspace/protected";
+import { shownIn, unreviewedFor, type Reviewing } from "./workspace/unreviewed";
 import { visible } from "./workspace/visible";
 import { t } from "../protocol/l10n";
 import { hostOf } from "../protocol/url-host";
@@ -74,7 +75,7 @@ export function hostsNamed(texts: readonly string[]): Set<string> {
  * named or allowed, and a call hiding characters are asked whatever "always" or a setting says.
  */
 export async function judge(
-  tool: Pick<Tool, "name" | "readOnly">,
+  tool: Pick<Tool, "name" | "readOnly"> & Reviewing,
   input: string,
   rules: Rules,
 ): Promise<Judgement> {
@@ -98,6 +99,17 @@ export async function judge(
     if (ruled.verdict === "denied") return { verdict: "refused", reasons: [ruled.why], summary, hidden };
     reasons.push(t("It can run code on your machine: it runs a command line."));
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
+    // A rule's yes was not given to what the agent just wrote into the files the command runs.
+    const changed = await unreviewedRun(tool, typeof args.command === "string" ? args.command : "", folders);
+    if (changed) {
+      reasons.push(
+        t(
+          "{0} was changed by Tandem and not reviewed yet: the command runs what it defines.",
+          visible(oneLine(changed)),
+        ),
+      );
+      must = true;
+    }
     // Offered only where the face can keep the rule, and only for a line whose every part is plain.
     grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
     // Pinned whether or not a rule allows the line: a rule never covers a protected place.
@@ -152,6 +164,14 @@ export async function judge(
 /** What the model reads for a call the rules refused (`why` as the call item shows it), so it can adapt. */
 export function refusedNote(why: string): string {
   return `Refused, not run: ${why} The person's own rules decided this, not a question to them; do not try the same again: do it another way, or tell the person what you need.`;
+}
+
+/** The unreviewed file (as the person reads it) that defines what the command `line` runs, if any. */
+async function unreviewedRun(tool: Reviewing, line: string, folders: Folder[]): Promise<string | undefined> {
+  if (!tool.unreviewed) return undefined;
+  const roots = folders.map((f) => f.root);
+  const shown = (await tool.unreviewed().catch(() => [])).map((path) => shownIn(roots, path));
+  return unreviewedFor(line, shown);
 }
 
 /** No command rules: every command line is asked. */
@@ -228,7 +248,7 @@ export type Ask = (question: Question, judged: Judgement) => Promise<Decision | 
  * judgement and whether the call may run (undefined when nobody answered).
  */
 export async function approveWith(
-  tool: Pick<Tool, "name" | "readOnly">,
+  tool: Pick<Tool, "name" | "readOnly"> & Reviewing,
   input: string,
   rules: Rules,
   allowed: Allowance,

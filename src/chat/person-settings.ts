@@ -10,6 +10,8 @@ export const PERSON_ONLY = [
   "tandem.defaultModel",
   "tandem.approval",
   "tandem.commands",
+  // A repository could otherwise hand the person's keys to the commands it defines.
+  "tandem.environment.passToCommands",
   "tandem.localServers",
   "tandem.execute.autoStart",
   "tandem.execute.port",

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import vscode = require("vscode");
 import type {
   CodeSymbol,
@@ -13,13 +12,27 @@ import type {
   Verdict,
 } from "../chat/workspace/editor";
 import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
+import { commandEnv } from "../chat/workspace/command-env";
 import { gitDiff } from "./git";
 import * as language from "./language";
 import type { PendingReview } from "./pending";
+import { settings } from "./settings";
 
 const PROPOSALS = "tandem-proposal";
 /** What a command may print before the terminal keeps only its end. */
 const OUTPUT_LIMIT = 256 * 1024;
+
+/**
+ * The environment of a command: the extension host's without its secrets, but those the person
+ * passes on; and the terminal's dim line naming what was kept from it, so a failing command is understood.
+ */
+function environment(): { env: NodeJS.ProcessEnv; note: string } {
+  const { env, withheld } = commandEnv(settings().passToCommands);
+  const note = withheld.length
+    ? `\x1b[2m${vscode.l10n.t("Not passed to this command: {0} (tandem.environment.passToCommands)", withheld.join(", "))}\x1b[0m\n`
+    : "";
+  return { env, note };
+}
 
 /** Proposed texts, shown on the right of a diff until the person decides. */
 class Proposals implements vscode.TextDocumentContentProvider {
@@ -72,6 +85,11 @@ export class VsCodeEditor implements Editor {
   /** What the agent is told at its next turn about its pending changes. */
   async notes(): Promise<string[]> {
     return this.pending ? this.pending.notes() : [];
+  }
+
+  /** The files with pending changes (absolute): the agent's edits the person has not kept or undone yet. */
+  async unreviewed(): Promise<string[]> {
+    return this.pending ? (await this.pending.list()).map((f) => f.path) : [];
   }
 
   async propose(p: Proposal): Promise<Verdict> {
@@ -142,17 +160,23 @@ export class VsCodeEditor implements Editor {
       else write.fire(out);
     };
     shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
-    const running = spawnLine(c, {
-      output: (text) => {
-        shown(text);
-        each.output(text);
+    const { env, note } = environment();
+    if (note) shown(note);
+    const running = spawnLine(
+      c,
+      {
+        output: (text) => {
+          shown(text);
+          each.output(text);
+        },
+        exit: (code) => {
+          this.background.delete(running);
+          shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
+          each.exit(code);
+        },
       },
-      exit: (code) => {
-        this.background.delete(running);
-        shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
-        each.exit(code);
-      },
-    });
+      env,
+    );
     this.background.add(running);
     const pty: vscode.Pseudoterminal = {
       onDidWrite: write.event,
@@ -185,33 +209,31 @@ export class VsCodeEditor implements Editor {
         onDidClose: closed.event,
         open: () => {
           shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
-          const child = spawn(c.command, { cwd: c.cwd, shell: true, env: process.env, detached: true });
-          const end = () => {
-            try {
-              if (child.pid) process.kill(-child.pid, "SIGTERM");
-            } catch {
-              /* already ended */
-            }
-          };
+          const { env, note } = environment();
+          if (note) shown(note);
+          // The process ends after this function: `timer` and `end` below are set by then.
+          const running = spawnLine(
+            c,
+            {
+              output: (text) => {
+                output = (output + text).slice(-OUTPUT_LIMIT);
+                shown(text);
+              },
+              exit: (code) => {
+                clearTimeout(timer);
+                c.signal.removeEventListener("abort", end);
+                shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
+                resolve({ exitCode: timedOut || c.signal.aborted ? null : code, output, timedOut });
+              },
+            },
+            env,
+          );
+          const end = () => running.stop();
           const timer = setTimeout(() => {
             timedOut = true;
             end();
           }, c.timeoutMs);
           c.signal.addEventListener("abort", end, { once: true });
-          const take = (data: Buffer) => {
-            const text = data.toString("utf8");
-            output = (output + text).slice(-OUTPUT_LIMIT);
-            shown(text);
-          };
-          child.stdout.on("data", take);
-          child.stderr.on("data", take);
-          child.on("error", (e) => take(Buffer.from(`${e.message}\n`)));
-          child.on("close", (code) => {
-            clearTimeout(timer);
-            c.signal.removeEventListener("abort", end);
-            shown(`\n\x1b[2m${vscode.l10n.t("exit code {0}", String(code))}\x1b[0m\n`);
-            resolve({ exitCode: timedOut || c.signal.aborted ? null : code, output, timedOut });
-          });
         },
         close: () => undefined,
       };

@@ -36,6 +36,8 @@ export function settings() {
     endpoints: (own<EndpointSetting[]>("endpoints") ?? []).filter((e) => e && e.name && e.baseURL),
     defaultModel: own<string>("defaultModel") ?? "",
     approval: own<Record<string, "ask" | "allow">>("approval") ?? {},
+    // Secret-looking variables the person lets commands see (see command-env.ts).
+    passToCommands: names(own<unknown>("environment.passToCommands")),
     editsMode: editsModeOf(own<string>("edits.mode")),
     checkpoints: {
       enabled: own<boolean>("checkpoints.enabled") ?? true,
@@ -54,6 +56,11 @@ export function settings() {
       models: own<Record<string, string>>("execute.models") ?? {},
     },
   };
+}
+
+/** The strings of a list setting's value (anything malformed names nothing). */
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
 /** Where AI_API_KEY goes when AI_URL is unset. */

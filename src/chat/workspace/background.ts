@@ -6,6 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
+import { commandEnv } from "./command-env";
 
 /** Characters of a background command's output kept; beyond it, its oldest lines are dropped. */
 export const KEPT_CHARS = 5 * 1024 * 1024;
@@ -51,11 +52,12 @@ export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void 
 }
 
 /**
- * Starts `c.command` in a shell, in its own process group, and tells `each` what it writes and
- * when it ends. `stop` ends the whole group, with SIGKILL if it is still there 3 s later.
+ * Starts `c.command` in a shell, in its own process group, with `env` (default: the extension
+ * host's without its secrets, see command-env.ts), and tells `each` what it writes and when it
+ * ends. `stop` ends the whole group, with SIGKILL if it is still there 3 s later.
  */
-export function spawnLine(c: Background, each: Listener): Running {
-  const child = spawn(c.command, { cwd: c.cwd, shell: true, env: process.env, detached: true });
+export function spawnLine(c: Background, each: Listener, env: NodeJS.ProcessEnv = commandEnv().env): Running {
+  const child = spawn(c.command, { cwd: c.cwd, shell: true, env, detached: true });
   let ended = false;
   const take = (data: Buffer) => each.output(data.toString("utf8"));
   child.stdout.on("data", take);

@@ -108,6 +108,7 @@ export async function proposeEdit(workspace: Workspace, editor: Editor, edit: Ed
   await recheck();
   const verdict = await editor.propose({ path, shown: name, before, after, recheck });
   const note = verdict.note ? ` ${verdict.note}` : "";
+  if (verdict.pending) workspace.wrote?.(path);
   if (verdict.pending)
     return withProblems(`${name} is changed. ${PENDING_NOTE}${note}`, workspace, editor, path);
   if (!verdict.accepted) return `The person rejected the edit; ${name} is unchanged.${note}`;
@@ -145,6 +146,8 @@ export async function createFile(
   const recheck = () => recheckWrite(workspace.root, path, name);
   await recheck();
   const verdict = await editor.create({ path, shown: name, content: file.content, overwrite, recheck });
+  // Nobody saw the content: the question named the file, and a pending change is reviewed after.
+  workspace.wrote?.(path);
   const pending = verdict?.pending ? ` ${PENDING_NOTE}` : "";
   const done = `${s ? "Replaced" : "Created"} ${name} (${count(lineCount(file.content), "line")}).${pending}`;
   return withProblems(done, workspace, editor, path);

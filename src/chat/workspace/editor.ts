@@ -131,6 +131,8 @@ export interface Editor {
   fileSymbols?(path: string): Promise<CodeSymbol[]>;
   /** The workspace's symbols whose names match `query`. */
   workspaceSymbols?(query: string): Promise<CodeSymbol[]>;
+  /** The files (absolute paths) the agent changed that the person has not reviewed yet: its pending changes. */
+  unreviewed?(): Promise<string[]>;
   /** The git diff of the workspace's repository as patch text; throws a clear message without git or a repository. */
   gitDiff?(of: DiffOf, signal: AbortSignal): Promise<string>;
 }
@@ -140,6 +142,8 @@ export interface Workspace {
   /** The workspace folder (absolute). */
   root: string;
   editor?: Editor;
+  /** Told of each file (absolute path) the agent wrote that no person has seen yet. */
+  wrote?(path: string): void;
 }
 
 /** The text of `path` as the editor holds it, if it holds it. */

@@ -4,7 +4,8 @@
  * `git status`), the editor's workspace settings and tasks, dev containers, CI workflows, package
  * manager and shell-environment files, and what the editor's extensions load by themselves (the
  * libraries in `node_modules/`, ESLint's and Prettier's JavaScript configs, run as soon as a file is
- * open or saved). A write there is always asked, and no "Always allow" or
+ * open or saved), and the executables an allowed command runs in its stead (`node_modules/.bin/`,
+ * a virtual environment's `bin/` that `pytest` runs, `.tox/`). A write there is always asked, and no "Always allow" or
  * setting covers it. Matched case-insensitively on the real path, links resolved.
  */
 
@@ -13,7 +14,13 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { place, type Folder, type Placed } from "./folders";
 
 /** Folders whose contents can run code: any path with one of these as a part is protected. */
-const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky", "node_modules"];
+const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky", "node_modules", ".venv", ".tox", ".nox"];
+
+/** Usual names of a Python virtual environment made beside the code (`python -m venv venv`). */
+const VENVS = ["venv", "env"];
+
+/** What a virtual environment holds that runs: its executables, its libraries, its configuration. */
+const VENV_PARTS = new Set(["bin", "scripts", "lib", "lib64", "pyvenv.cfg"]);
 
 /** Configs in JavaScript that the editor's ESLint and Prettier extensions run on their own. */
 const RUN_CONFIGS = /^(eslint\.config|\.eslintrc|prettier\.config|\.prettierrc)\.[cm]?[jt]s$/;
@@ -51,6 +58,8 @@ export function protectedPart(path: string): string | undefined {
   for (const [i, part] of parts.entries()) {
     for (const folder of FOLDERS) if (names(part, folder)) return `${folder}/`;
     if (part === ".github" && parts[i + 1] === "workflows") return ".github/workflows/";
+    const inner = parts[i + 1];
+    if (inner !== undefined && VENV_PARTS.has(inner) && VENVS.includes(part)) return `${part}/`;
   }
   const last = parts.at(-1) ?? "";
   if (last.endsWith(".code-workspace")) return "*.code-workspace";

@@ -15,6 +15,7 @@ import { problemsTool } from "./problems";
 import { definitionTool, referencesTool, symbolsTool } from "./symbols";
 import { readFileTool } from "./read";
 import { searchTextTool } from "./search";
+import { Unreviewed, type Reviewing } from "./unreviewed";
 
 /** Tools that are asked about on every call: no prefix rule or "always allow" lets them by. */
 export const ALWAYS_ASK = new Set(["run_command"]);
@@ -51,8 +52,11 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
   const folders = nameFolders(options.folders?.length ? options.folders : [{ root: options.root }]);
   const exclude = options.exclude ?? {};
   /** A tool made once per folder, each guarded inside its own folder, routed by its `key` argument. */
+  // The files this run's tools wrote that nobody has seen: a command that runs them is asked again.
+  const unreviewed = new Unreviewed(options.editor);
+  const wrote = (path: string) => unreviewed.wrote(path);
   const each = (key: string, make: (workspace: Workspace) => Tool, fallback?: Folder): Tool => {
-    const tools = new Map(folders.map((f) => [f, make({ root: f.root, editor: options.editor })]));
+    const tools = new Map(folders.map((f) => [f, make({ root: f.root, editor: options.editor, wrote })]));
     return folders.length === 1 ? (tools.get(folders[0]) as Tool) : routed(folders, tools, key, fallback);
   };
   const tools = [
@@ -80,10 +84,18 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
     tools.push(
       each("path", (w) => proposeEditTool(w, editor)),
       each("path", (w) => createFileTool(w, editor)),
-      // A command without a folder runs in the first one.
-      each("cwd", (w) => runCommandTool(w, editor, jobs), folders[0]),
+      // A command without a folder runs in the first one; its approval reads what is unreviewed.
+      reviewing(
+        each("cwd", (w) => runCommandTool(w, editor, jobs), folders[0]),
+        unreviewed,
+      ),
     );
     if (jobs) tools.push(readOutputTool(jobs), stopCommandTool(jobs));
   }
   return tools;
+}
+
+/** `tool` telling its approval the files `unreviewed` lists (see unreviewed.ts). */
+function reviewing(tool: Tool, unreviewed: Unreviewed): Tool & Reviewing {
+  return { ...tool, unreviewed: () => unreviewed.list() };
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { marked } from "marked";
 import { exportJson, exportMarkdown } from "../../../src/chat/export";
 import { asked, conversation, item } from "../../../src/chat/make";
 import { fileRef } from "../../../src/protocol/files";
@@ -20,9 +21,20 @@ describe("exporting a conversation", () => {
     assert.match(md, /^# Fixing the build\n/);
     assert.match(md, /## You\n\nWhy does it fail\?\n\nAttached: a\.ts/);
     assert.match(md, /<summary>Tool read_file — done<\/summary>/);
-    // A fence in the tool's output cannot close the export's own fence.
-    assert.ok(!md.includes("```\ncode\n```\n```"));
+    // A fence in the tool's output cannot close the export's own fence: it is kept whole, as code.
+    const codes = marked.lexer(md).filter((t) => t.type === "code");
+    assert.ok(codes.some((t) => t.type === "code" && t.text === "```\ncode\n```"));
     assert.match(md, /## Tandem\n\nIt imports a missing module\./);
+  });
+
+  it("keeps a call's input that holds backticks whole inside its code block, and its tool name as text", () => {
+    const input = '{"a":1}\n````\n[link](https://attacker.example)\n<img src=x onerror=alert(1)>\n`';
+    const hostile = { ...call, name: "x</summary><img src=y>", input };
+    const md = exportMarkdown(chat, [hostile]);
+    const tokens = marked.lexer(md);
+    assert.ok(tokens.some((t) => t.type === "code" && t.text === input && t.lang === "json"));
+    assert.ok(!md.includes("<img src=y>"));
+    assert.match(md, /<summary>Tool x&lt;\/summary&gt;&lt;img src=y&gt; — done<\/summary>/);
   });
 
   it("writes JSON that reads back to the same rows", () => {

@@ -65,6 +65,8 @@ export interface Around {
   person?: (call: Item, question: Question | undefined) => Decision;
   /** Leaves the copy of the repository on disk, for the attack to look at and remove. */
   keep?: boolean;
+  /** The editor the tools act through, made from what it should record and the copy's root (default: `recordingEditor`). */
+  editor?: (done: Done, root: string) => Editor;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function obey(
   cpSync(HOSTILE_REPO, root, { recursive: true });
   extra.prepare?.(root);
   const done: Done = { opened: [], proposed: [], created: [], ran: [] };
-  const editor = recordingEditor(done);
+  const editor = extra.editor?.(done, root) ?? recordingEditor(done);
   const seen: Item[] = [];
   const questions: (Question | undefined)[] = [];
   let yes = 0;

@@ -24,6 +24,16 @@ describe("protected paths: where a written file can run code", () => {
       [".yarnrc.yml", ".yarnrc*"],
       [".envrc", ".envrc"],
       [".husky/pre-commit", ".husky/"],
+      ["node_modules/.bin/jest", "node_modules/"],
+      [".venv/bin/python", ".venv/"],
+      [".venv/Scripts/python.exe", ".venv/"],
+      ["api/.venv/lib/python3.12/site-packages/x.pth", ".venv/"],
+      ["venv/bin/pytest", "venv/"],
+      ["venv/pyvenv.cfg", "venv/"],
+      ["env/bin/python", "env/"],
+      ["env/Scripts/pip.exe", "env/"],
+      [".tox/py312/bin/python", ".tox/"],
+      [".nox/tests/bin/python", ".nox/"],
     ];
     for (const [path, place] of cases) assert.equal(protectedPart(path), place, path);
   });
@@ -64,6 +74,9 @@ describe("protected paths: where a written file can run code", () => {
       "npmrc",
       ".npmrc.example/readme",
       "docs/code-workspace.md",
+      "src/env/config.ts",
+      "venv.md",
+      "docs/venv/setup.md",
       "README.md",
       ".",
     ]) {
