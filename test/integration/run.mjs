@@ -145,7 +145,12 @@ async function act(page, request) {
     await item.waitFor({ timeout: request.waitMs ?? 20_000 }).catch(async (error) => {
       // Say what the centre held instead: a refusal or another question explains a missing one.
       const shown = await page.locator(".notification-list-item-message").allInnerTexts();
-      throw new Error(`${error.message.split("\n")[0]}; notifications: ${JSON.stringify(shown)}`);
+      const centre = await page.locator(".notifications-center").isVisible().catch(() => "?");
+      const toasts = await page.locator(".notification-toast-container").count();
+      await page.screenshot({ path: join(root, ".artifacts", `notification-${request.id}.png`) }).catch(() => {});
+      throw new Error(
+        `${error.message.split("\n")[0]}; centre visible: ${centre}; toasts: ${toasts}; notifications: ${JSON.stringify(shown)}`,
+      );
     });
     const message = await item.locator(".notification-list-item-message").innerText();
     await item.locator(".monaco-button", { hasText: request.label }).first().click();

@@ -10,9 +10,9 @@ interface Api {
 }
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;
 
-/** An item without the two fields a fork's copy gets anew. */
+/** An item without the fields a fork's copy gets anew (its keys, and the item it was copied from). */
 function shape(i: Item): string {
-  const { id: _id, chat: _chat, ...rest } = i;
+  const { id: _id, chat: _chat, copiedFrom: _from, ...rest } = i;
   return JSON.stringify(rest);
 }
 
@@ -82,6 +82,11 @@ describe("edit and resend, regenerate on another model, in VS Code's panel", () 
     assert.equal(JSON.stringify(store.items(original.id)), kept, "the original is untouched");
     const items = store.items(fork.id);
     assert.deepEqual(items.slice(0, prefix.length).map(shape), prefix.map(shape));
+    // Each copy names what it was copied from, so Restore… on it finds the original's checkpoint.
+    assert.deepEqual(
+      items.slice(0, prefix.length).map((i) => i.copiedFrom),
+      prefix.map((i) => ({ chat: original.id, item: i.id })),
+    );
     assert.equal(items[prefix.length].kind, "user");
     assert.equal(items[prefix.length].text, "Second question, edited");
     const asked = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;

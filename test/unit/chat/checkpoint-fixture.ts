@@ -12,3 +12,12 @@ export const shell: Editor = {
     return { exitCode: r.status ?? 1, output: r.stdout + r.stderr };
   },
 };
+
+/** A scripted call of propose_edit replacing `oldText` with `newText` in `path`. */
+export const edit = (path: string, oldText: string, newText: string): [string, string] => [
+  "propose_edit",
+  JSON.stringify({ path, oldText, newText }),
+];
+
+/** A scripted call of run_command running `line`. */
+export const command = (line: string): [string, string] => ["run_command", JSON.stringify({ command: line })];

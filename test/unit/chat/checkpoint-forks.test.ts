@@ -15,13 +15,7 @@ import type { Store } from "../../../src/chat/store";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { folder, write } from "../workspace/fixtures";
 import { answered, bench, hostOf, type Bench } from "./runner-fixture";
-import { shell } from "./checkpoint-fixture";
-
-const edit = (path: string, oldText: string, newText: string): [string, string] => [
-  "propose_edit",
-  JSON.stringify({ path, oldText, newText }),
-];
-const command = (line: string): [string, string] => ["run_command", JSON.stringify({ command: line })];
+import { command, edit, shell } from "./checkpoint-fixture";
 const ORIGINAL = "one\ntwo\nthree\n";
 
 /** The person's message of `chat` that reads `text`. */

@@ -12,13 +12,7 @@ import type { Item } from "../../../src/chat/rows";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { folder, write } from "../workspace/fixtures";
 import { bench, hostOf, type Bench } from "./runner-fixture";
-import { shell } from "./checkpoint-fixture";
-
-const edit = (path: string, oldText: string, newText: string): [string, string] => [
-  "propose_edit",
-  JSON.stringify({ path, oldText, newText }),
-];
-const command = (line: string): [string, string] => ["run_command", JSON.stringify({ command: line })];
+import { command, edit, shell } from "./checkpoint-fixture";
 
 describe("checkpoints of the answers: taken before the first write, restored byte for byte", () => {
   let b: Bench | undefined;

@@ -13,7 +13,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { random } from "../../fixtures/random";
 import { Checkpoints, type Options } from "../../../src/chat/checkpoints/checkpoints";
+
+export { random };
 
 /** A workspace folder, a store folder beside it, and a folder outside both. */
 export interface Place {
@@ -67,16 +70,4 @@ export function picture(root: string, skipGit = false): Record<string, string> {
   };
   walk(root, "");
   return out;
-}
-
-/** A seeded random number generator (mulberry32), so a failing random test can be replayed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
