@@ -29,14 +29,20 @@ function panelHost(refuse = false) {
 
 /**
  * A panel host that restores as the editor does: after it asked its question through `ask` and the
- * answer was yes. `asking` resolves once the question is out (sent to the panel).
+ * answer was yes. `asked(n)` resolves once `n` questions are out (sent to the panel).
  */
 function askingHost() {
   const sent: HostMessage[] = [];
   const restored: string[] = [];
   const refused: string[] = [];
-  let out!: () => void;
-  const asking = new Promise<void>((resolve) => (out = resolve));
+  let count = 0;
+  const waiters: Array<[number, () => void]> = [];
+  const out = () => {
+    count++;
+    for (const [n, resolve] of waiters) if (count >= n) resolve();
+  };
+  const asked = (n = 1) =>
+    new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push([n, resolve])));
   const host: ViewHost = recordingHost(sent, {
     restoreFilesTo: async (message, ask) => {
       if (!ask) {
@@ -51,13 +57,14 @@ function askingHost() {
     },
     refused: (why) => void refused.push(why),
   });
+  const questions = () => sent.filter((s) => s.type === "restoreQuestion");
   const question = () => {
-    const q = sent.find((s) => s.type === "restoreQuestion");
-    assert.ok(q?.type === "restoreQuestion", "the question was sent to the panel");
+    const q = questions()[0];
+    assert.ok(q, "the question was sent to the panel");
     return q;
   };
   const notices = () => sent.filter((s) => s.type === "notice");
-  return { host, sent, restored, refused, asking, question, notices };
+  return { host, sent, restored, refused, asked, question, questions, notices };
 }
 
 describe("restore to one of the person's messages from the panel", () => {
@@ -178,7 +185,7 @@ describe("restore to one of the person's messages from the panel", () => {
     const p = askingHost();
     const view = new PanelView(b!.store, b!.runner, p.host);
     const done = view.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
-    await p.asking;
+    await p.asked();
     const q = p.question();
     assert.equal(q.item, second.id);
     assert.equal(q.question, "Restore 2 files to how they were before “two”?");
@@ -202,7 +209,7 @@ describe("restore to one of the person's messages from the panel", () => {
     const p = askingHost();
     const view = new PanelView(b!.store, b!.runner, p.host);
     const done = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: true });
-    await p.asking;
+    await p.asked();
     await view.receive({ type: "restoreAnswer", ask: p.question().ask, yes: false });
     await done;
     assert.deepEqual(p.restored, []);
@@ -217,7 +224,7 @@ describe("restore to one of the person's messages from the panel", () => {
     const closed = askingHost();
     const view = new PanelView(b!.store, b!.runner, closed.host);
     const done = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: false });
-    await closed.asking;
+    await closed.asked();
     view.dispose();
     await done;
     assert.deepEqual(closed.restored, []);
@@ -227,7 +234,7 @@ describe("restore to one of the person's messages from the panel", () => {
     const reloaded = askingHost();
     const again = new PanelView(b!.store, b!.runner, reloaded.host);
     const waited = again.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
-    await reloaded.asking;
+    await reloaded.asked();
     await again.receive({ type: "ready" });
     await waited;
     assert.deepEqual(reloaded.restored, []);
@@ -238,26 +245,20 @@ describe("restore to one of the person's messages from the panel", () => {
   it("a second question answers the first no; only the second's answer restores", async () => {
     const { first, second } = await twoMessages();
     const p = askingHost();
-    const q2 = askingHost();
-    // One panel host, two restores: the second restore's question comes through the same view.
-    let calls = 0;
-    const restoreFilesTo = p.host.restoreFilesTo!;
-    p.host.restoreFilesTo = (message, ask) =>
-      ++calls === 1 ? restoreFilesTo(message, ask) : q2.host.restoreFilesTo!(message, ask);
     const view = new PanelView(b!.store, b!.runner, p.host);
     const one = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: false });
-    await p.asking;
+    await p.asked();
     const two = view.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
-    await q2.asking;
+    await p.asked(2);
     await one;
-    const questions = p.sent.filter((s) => s.type === "restoreQuestion");
-    assert.equal(questions.length, 2);
-    assert.notEqual(questions[0].ask, questions[1].ask, "each question has its own id");
-    await view.receive({ type: "restoreAnswer", ask: questions[0].ask, yes: true });
-    assert.deepEqual([...p.restored, ...q2.restored], []);
-    await view.receive({ type: "restoreAnswer", ask: questions[1].ask, yes: true });
-    await two;
-    assert.deepEqual(q2.restored, [second.id]);
+    const [q1, q2] = p.questions();
+    assert.equal(q2?.item, second.id);
+    assert.notEqual(q1.ask, q2.ask, "each question has its own id");
+    assert.equal(p.notices()[0]?.level, "error", "the first restore is told it was cancelled");
+    await view.receive({ type: "restoreAnswer", ask: q1.ask, yes: true });
     assert.deepEqual(p.restored, []);
+    await view.receive({ type: "restoreAnswer", ask: q2.ask, yes: true });
+    await two;
+    assert.deepEqual(p.restored, [second.id]);
   });
 });
