@@ -260,6 +260,8 @@ export class UserView implements ItemView {
     const restore = this.panel.store.restore
       ? (this.restoreMenu ??= new RestoreMenu(item, this.panel))
       : undefined;
+    // A control kept across the update (the open menu's) keeps the focus it had.
+    const focused = this.element.contains(document.activeElement) ? document.activeElement : null;
     fill(
       this.element,
       h(
@@ -278,5 +280,6 @@ export class UserView implements ItemView {
         : undefined,
       restore?.menu,
     );
+    if (focused instanceof HTMLElement && focused.isConnected) focused.focus();
   }
 }

@@ -19,6 +19,7 @@ import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
 import { PendingBar } from "./pending";
+import { restoreAsked } from "./restore";
 import { t } from "../src/protocol/l10n";
 
 const host = connect();
@@ -202,6 +203,9 @@ function receive(message: HostMessage): void {
       break;
     case "pending":
       pending.show(message.files);
+      break;
+    case "restoreQuestion":
+      restoreAsked(message, host);
       break;
     case "offer": {
       store.offers.set(message.item, message.always);

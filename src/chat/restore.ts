@@ -3,8 +3,9 @@
  * answer (the editor's checkpoint), the conversation as it was before it (a fork holding what came
  * before, the original untouched, as edit-and-resend forks), or both; and the files' changes since.
  */
+import { randomBytes } from "node:crypto";
 import { t } from "../protocol/l10n";
-import type { PanelMessage } from "../protocol/messages";
+import type { HostMessage, PanelMessage } from "../protocol/messages";
 import { copiedBefore } from "./fork";
 import { conversation } from "./make";
 import type { Item } from "./rows";
@@ -30,14 +31,51 @@ export function forkBefore(store: Store, message: Item): string {
 }
 
 /**
+ * The restore questions asked in the panel, under the person's message: at most one waits; a new
+ * one, a panel that reloads or closes answers the waiting one no, so no restore hangs on a question
+ * nobody can see any more.
+ */
+export class RestoreQuestions {
+  private waiting?: { ask: string; answer: (yes: boolean) => void };
+
+  constructor(private readonly send: (message: HostMessage) => void) {}
+
+  /** Asks `question` under the message `item`; resolves with the person's answer. */
+  ask(item: string, question: string): Promise<boolean> {
+    this.cancel();
+    // A fresh id per question: a late answer to an earlier one cannot answer this one.
+    const ask = randomBytes(12).toString("hex");
+    return new Promise((answer) => {
+      this.waiting = { ask, answer };
+      this.send({ type: "restoreQuestion", item, ask, question });
+    });
+  }
+
+  /** The panel's answer to the question `ask`; one to an unknown or answered question is ignored. */
+  answered(ask: string, yes: boolean): void {
+    const waiting = this.waiting;
+    if (!waiting || waiting.ask !== ask) return;
+    this.waiting = undefined;
+    waiting.answer(yes);
+  }
+
+  /** Answers the waiting question, if any, no. */
+  cancel(): void {
+    if (this.waiting) this.answered(this.waiting.ask, false);
+  }
+}
+
+/**
  * The panel's "restoreTo" and "changesSince": says what was done (or why nothing was) to the panel
  * as a notice; resolves with the conversation to open when one was made. Files come first, so a
- * refused or cancelled restore makes no new conversation.
+ * refused or cancelled restore makes no new conversation. With `questions`, the confirmation is
+ * asked in the panel.
  */
 export async function restoreTo(
   store: Store,
   host: Pick<ViewHost, "send" | "restoreFilesTo" | "changesSince">,
   m: Extract<PanelMessage, { type: "restoreTo" | "changesSince" }>,
+  questions?: RestoreQuestions,
 ): Promise<string | undefined> {
   const item = store.get("items", m.item);
   try {
@@ -50,7 +88,9 @@ export async function restoreTo(
     }
     if (m.files) {
       if (!host.restoreFilesTo) throw new Error(t("Restoring files is not available here."));
-      host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item) });
+      // Asked in the panel, under the message, when the panel can ask; else the editor asks its way.
+      const ask = questions && ((question: string) => questions.ask(item.id, question));
+      host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item, ask) });
     }
     return m.conversation ? forkBefore(store, item) : undefined;
   } catch (error) {

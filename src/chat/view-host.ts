@@ -27,10 +27,11 @@ export interface ViewHost {
   images?: ImageOptions;
   /**
    * Puts the workspace's files back as they were before the answer to the person's `message` ran
-   * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot.
-   * Absent, the panel does not offer it.
+   * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot
+   * or the person says no. `ask` puts the confirmation to the person (in the panel); without it the
+   * editor asks its own way. Absent, the panel does not offer it.
    */
-  restoreFilesTo?(message: Item): Promise<string>;
+  restoreFilesTo?(message: Item, ask?: (question: string) => Promise<boolean>): Promise<string>;
   /** Shows what changed in the files since the checkpoint of the person's `message` (a sentence when there is nothing to show). */
   changesSince?(message: Item): Promise<string | undefined>;
   /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */

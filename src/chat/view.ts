@@ -15,7 +15,7 @@ import {
 import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
-import { restoreTo } from "./restore";
+import { RestoreQuestions, restoreTo } from "./restore";
 import { asked, conversation, memory, retried, stopped } from "./make";
 import type { Item, Rows, Table } from "./rows";
 import type { Runner } from "./runner";
@@ -49,6 +49,7 @@ export class PanelView {
   private readonly unfollow: Array<() => void> = [];
   private items?: () => void;
   private readonly context: PanelContext;
+  private readonly questions: RestoreQuestions;
   private readonly deleted = new Map<
     string,
     { rows: Item[]; chat: Rows["conversations"]; timer: ReturnType<typeof setTimeout> }
@@ -60,6 +61,7 @@ export class PanelView {
     private readonly host: ViewHost,
   ) {
     this.context = new PanelContext(host.context, (message) => host.send(message));
+    this.questions = new RestoreQuestions((message) => host.send(message));
     this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
     for (const table of FOLLOWED) {
       this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
@@ -106,10 +108,12 @@ export class PanelView {
       }
       case "restoreTo":
       case "changesSince": {
-        const chat = await restoreTo(this.store, this.host, m);
+        const chat = await restoreTo(this.store, this.host, m, this.questions);
         if (chat) this.openChat(chat);
         return;
       }
+      case "restoreAnswer":
+        return this.questions.answered(m.ask, m.yes);
       case "stop":
         this.store.put("items", stopped(m.chat));
         return;
@@ -248,6 +252,8 @@ export class PanelView {
 
   /** Follows the items of `chat` ("" none) from now on. */
   private show(chat: string): void {
+    // The panel shows the transcript anew: a restore question it showed is gone from it.
+    this.questions.cancel();
     this.fresh = false;
     this.items?.();
     this.blocks.dropAll();
@@ -406,6 +412,8 @@ export class PanelView {
   }
 
   dispose(): void {
+    // A closed panel cannot be answered in: its question is answered no.
+    this.questions.cancel();
     for (const stop of this.unfollow) stop();
     this.items?.();
     this.blocks.dropAll();

@@ -176,6 +176,18 @@ export interface ContextSuggested {
   entries: ContextEntry[];
 }
 
+/**
+ * The host asks the person, under their message `item`, whether to restore the files (the words
+ * `question` name how many change); the panel answers `restoreAnswer` with the same `ask`.
+ */
+export interface RestoreAsked {
+  type: "restoreQuestion";
+  item: string;
+  /** A fresh id per question: only the answer naming it counts. */
+  ask: string;
+  question: string;
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -190,7 +202,8 @@ export type HostMessage =
   | ImageLoaded
   | OfferMade
   | PendingChanged
-  | ContextSuggested;
+  | ContextSuggested
+  | RestoreAsked;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -247,6 +260,8 @@ export type PanelMessage =
    * and/or the `conversation` as it was before it (a new conversation holding what came before).
    */
   | { type: "restoreTo"; item: string; files: boolean; conversation: boolean }
+  /** The person's answer to the `restoreQuestion` whose id is `ask`: restore (yes) or not. */
+  | { type: "restoreAnswer"; ask: string; yes: boolean }
   /** Shows, in the editor's diff, what changed in the files since the checkpoint of the message `item`. */
   | { type: "changesSince"; item: string }
   | { type: "stop"; chat: string }

@@ -109,6 +109,7 @@ export const panelMessage = z.discriminatedUnion("type", [
   z
     .object({ type: z.literal("restoreTo"), item: id, files: z.boolean(), conversation: z.boolean() })
     .strict(),
+  z.object({ type: z.literal("restoreAnswer"), ask: id, yes: z.boolean() }).strict(),
   z.object({ type: z.literal("changesSince"), item: id }).strict(),
   z.object({ type: z.literal("stop"), chat: id }).strict(),
   z.object({ type: z.literal("decide"), item: id, yes: z.boolean(), always: z.boolean() }).strict(),

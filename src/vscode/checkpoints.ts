@@ -31,6 +31,14 @@ function checkpointUri(root: string, id: string, path: string): vscode.Uri {
   });
 }
 
+/** Asks `question` in a warning notification: true when the person chooses "Restore". */
+async function notified(question: string): Promise<boolean> {
+  const restore = vscode.l10n.t("Restore");
+  // A notification, not a modal: VS Code refuses modal dialogs under its extension tests, and
+  // Tandem asks its other questions this way too (it works with the panel closed).
+  return (await vscode.window.showWarningMessage(question, restore, vscode.l10n.t("Cancel"))) === restore;
+}
+
 /** The answers' checkpoints of this window. */
 export class CheckpointReview implements vscode.Disposable {
   private opened: TurnCheckpoints | undefined;
@@ -76,9 +84,10 @@ export class CheckpointReview implements vscode.Disposable {
    * a question naming how many files change; open files among them with unsaved changes are saved
    * first (the checkpoint taken before the restore keeps them, and no editor is left in conflict with
    * its file); the pending changes of restored files are settled. Resolves with what was done; throws
-   * when it cannot, or when the person says no.
+   * when it cannot, or when the person says no. `ask` puts the question (the panel asks under the
+   * message); without it, a notification asks.
    */
-  async restoreFilesTo(message: Item): Promise<string> {
+  async restoreFilesTo(message: Item, ask?: (question: string) => Promise<boolean>): Promise<string> {
     // A checkpoint covers the whole workspace: an answer still writing anywhere would be mixed in.
     if (this.running()) throw new Error(vscode.l10n.t("An answer is still running; stop it first."));
     const turns = this.turns();
@@ -94,16 +103,13 @@ export class CheckpointReview implements vscode.Disposable {
           .map((document) => ({ path: document.uri.fsPath, dirty: document.isDirty, document })),
         since.map((c) => join(c.folder.root, ...c.path.split("/"))),
       );
-    const restore = vscode.l10n.t("Restore");
-    const cancel = vscode.l10n.t("Cancel");
-    // A notification, not a modal: VS Code refuses modal dialogs under its extension tests, and
-    // Tandem asks its other questions this way too (it works with the panel closed).
-    const said = await vscode.window.showWarningMessage(
-      restoreQuestion({ message: message.text, files: since.length, created, unsaved: unsaved().length }),
-      restore,
-      cancel,
-    );
-    if (said !== restore) throw new Error(vscode.l10n.t("The restore was cancelled."));
+    const question = restoreQuestion({
+      message: message.text,
+      files: since.length,
+      created,
+      unsaved: unsaved().length,
+    });
+    if (!(await (ask ?? notified)(question))) throw new Error(vscode.l10n.t("The restore was cancelled."));
     // Looked at again: the person may have saved or typed while the question was open.
     for (const { document } of unsaved())
       if (!(await document.save()))

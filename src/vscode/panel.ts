@@ -184,7 +184,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     const { models, secrets, checkpoints } = this.parts;
     return {
       ...(checkpoints && {
-        restoreFilesTo: (message) => checkpoints.restoreFilesTo(message),
+        restoreFilesTo: (message, ask) => checkpoints.restoreFilesTo(message, ask),
         changesSince: (message) => checkpoints.showChangesSince(message),
       }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),

@@ -111,6 +111,57 @@ describe("edit and resend, regenerate and retry on a chosen model", () => {
     });
   });
 
+  it("asks the host's restore question under the right message, with Restore and Cancel from the keyboard", async () => {
+    const panel = await panels.open({ width: 300 });
+    await panel.send(snapshot({ chat: "c1", items: conversation, restore: true }));
+    const { page } = panel;
+    const second = page.locator("article", { hasText: "Then test it" });
+    await second.getByRole("button", { name: "Restore…" }).click();
+    await second.getByRole("button", { name: "Restore files" }).click();
+    const question = "Restore 2 files to how they were before “Then test it”? A checkpoint is taken first.";
+    await panel.send({ type: "restoreQuestion", item: "u2", ask: "q1", question });
+    const dialog = second.getByRole("alertdialog", { name: question });
+    await dialog.waitFor();
+    assert.equal(await page.getByRole("alertdialog").count(), 1, "only under the message it goes back to");
+    assert.equal(
+      await dialog.evaluate((d) => d.contains(document.activeElement)),
+      true,
+      "the focus is on the question",
+    );
+    const restore = dialog.getByRole("button", { name: "Restore", exact: true });
+    assert.equal(await restore.evaluate((b) => b === document.activeElement), true);
+    await dialog.getByRole("button", { name: "Cancel" }).waitFor();
+    // The question fits the narrow panel: nothing sticks out of it.
+    assert.equal(
+      await dialog.evaluate((d) => d.getBoundingClientRect().right <= document.documentElement.clientWidth),
+      true,
+    );
+    // Escape answers no and gives the focus back to the message's Restore….
+    await page.keyboard.press("Escape");
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q1", yes: false });
+    assert.equal(await dialog.count(), 0);
+    assert.equal(
+      await second.getByRole("button", { name: "Restore…" }).evaluate((b) => b === document.activeElement),
+      true,
+    );
+
+    // Asked again, the person's row changing meanwhile: Enter on the focused Restore answers yes.
+    await panel.send({ type: "restoreQuestion", item: "u2", ask: "q2", question });
+    await panel.send({ type: "rows", table: "items", put: [{ ...conversation[2] }], delete: [] });
+    await dialog.waitFor();
+    await page.keyboard.press("Enter");
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q2", yes: true });
+    assert.equal(await dialog.count(), 0);
+
+    // A question for a message not on screen is answered no at once; Cancel answers no.
+    await panel.send({ type: "restoreQuestion", item: "gone", ask: "q3", question });
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q3", yes: false });
+    await panel.send({ type: "restoreQuestion", item: "u1", ask: "q4", question });
+    const first = page.locator("article", { hasText: "Fix the parser" });
+    await first.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q4", yes: false });
+  });
+
   it("regenerates any finished answer, on the same or a chosen model, from its last words", async () => {
     const panel = await panels.open();
     await panel.send(snapshot({ chat: "c1", items: conversation }));

@@ -6,7 +6,7 @@ import { answer, calling, type FixtureServer } from "../../fixtures/openai-serve
 import type { Item } from "../../../src/chat/rows";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
-import { clickNotification, panelControl, panelSend, panelText } from "./person";
+import { panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
@@ -126,20 +126,23 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     // The person restores the files to the first message, through its "Restore…" and the question.
     await panelControl("button", "Restore…", first);
     await panelControl("button", "Restore files", first);
-    // The question waits in the notification centre, which the person opens.
-    await vscode.commands.executeCommand("notifications.showList");
-    // The host compares the files with the checkpoint before it asks: on a busy machine that takes a
-    // while. What the panel said meanwhile (a refusal would be there) is in the failure.
-    const asked = await clickNotification(
-      "to how they were before “First: change a.txt",
-      "Restore",
+    // The question is asked in the panel, under the message. The host compares the files with the
+    // checkpoint before it asks: on a busy machine that takes a while. What the panel said
+    // meanwhile (a refusal would be there) is in the failure.
+    const question = "Restore 5 files to how they were before “First: change a.txt and make new.txt”?";
+    const asked = await until(
+      async () => {
+        const text = await panelText();
+        return text.includes(question) ? text : undefined;
+      },
       60_000,
+      "the question in the panel",
     ).catch(async (error: Error) => {
       throw new Error(`${error.message}; panel: ${(await panelText()).slice(0, 3000)}`);
     });
-    assert.match(asked, /Restore 5 files to how they were before “First: change a\.txt and make new\.txt”\?/);
     assert.match(asked, /2 files created since will be removed/);
-    await vscode.commands.executeCommand("notifications.hideList");
+    assert.ok(existsSync(at("new.txt")), "nothing is restored before the person's answer");
+    await panelControl("button", "Restore", first);
     await until(() => (existsSync(at("new.txt")) ? undefined : true), 30_000, "the restore");
     // The person is told what was put back and what was removed.
     const told =

@@ -27,6 +27,46 @@ function panelHost(refuse = false) {
   return { host, sent, restored, shown };
 }
 
+/**
+ * A panel host that restores as the editor does: after it asked its question through `ask` and the
+ * answer was yes. `asked(n)` resolves once `n` questions are out (sent to the panel).
+ */
+function askingHost() {
+  const sent: HostMessage[] = [];
+  const restored: string[] = [];
+  const refused: string[] = [];
+  let count = 0;
+  const waiters: Array<[number, () => void]> = [];
+  const out = () => {
+    count++;
+    for (const [n, resolve] of waiters) if (count >= n) resolve();
+  };
+  const asked = (n = 1) =>
+    new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push([n, resolve])));
+  const host: ViewHost = recordingHost(sent, {
+    restoreFilesTo: async (message, ask) => {
+      if (!ask) {
+        out();
+        throw new Error("asked in a notification, not in the panel");
+      }
+      const answer = ask(`Restore 2 files to how they were before “${message.text}”?`);
+      out();
+      if (!(await answer)) throw new Error("The restore was cancelled.");
+      restored.push(message.id);
+      return "Restored 2 files.";
+    },
+    refused: (why) => void refused.push(why),
+  });
+  const questions = () => sent.filter((s) => s.type === "restoreQuestion");
+  const question = () => {
+    const q = questions()[0];
+    assert.ok(q, "the question was sent to the panel");
+    return q;
+  };
+  const notices = () => sent.filter((s) => s.type === "notice");
+  return { host, sent, restored, refused, asked, question, questions, notices };
+}
+
 describe("restore to one of the person's messages from the panel", () => {
   let b: Bench | undefined;
   afterEach(async () => {
@@ -138,5 +178,87 @@ describe("restore to one of the person's messages from the panel", () => {
       ),
       JSON.stringify(p.sent.filter((s) => s.type === "notice")),
     );
+  });
+
+  it("asks in the panel, under the message, and restores only after the person's yes there", async () => {
+    const { second } = await twoMessages();
+    const p = askingHost();
+    const view = new PanelView(b!.store, b!.runner, p.host);
+    const done = view.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
+    await p.asked();
+    const q = p.question();
+    assert.equal(q.item, second.id);
+    assert.equal(q.question, "Restore 2 files to how they were before “two”?");
+    assert.deepEqual(p.restored, [], "nothing is restored before the answer");
+    // An answer that names another question, and one the schema refuses, change nothing.
+    await view.receive({ type: "restoreAnswer", ask: "not-the-question", yes: true });
+    await view.receive({ type: "restoreAnswer", ask: q.ask, yes: "yes" });
+    assert.equal(p.refused.length, 1);
+    assert.deepEqual(p.restored, []);
+    await view.receive({ type: "restoreAnswer", ask: q.ask, yes: true });
+    await done;
+    assert.deepEqual(p.restored, [second.id]);
+    assert.deepEqual(p.notices(), [{ type: "notice", level: "info", text: "Restored 2 files." }]);
+    // The same answer again is one to an answered question: nothing more happens.
+    await view.receive({ type: "restoreAnswer", ask: q.ask, yes: true });
+    assert.deepEqual(p.restored, [second.id]);
+  });
+
+  it("restores nothing on the person's no in the panel, says so, and makes no new conversation", async () => {
+    const { first } = await twoMessages();
+    const p = askingHost();
+    const view = new PanelView(b!.store, b!.runner, p.host);
+    const done = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: true });
+    await p.asked();
+    await view.receive({ type: "restoreAnswer", ask: p.question().ask, yes: false });
+    await done;
+    assert.deepEqual(p.restored, []);
+    assert.deepEqual(p.notices(), [
+      { type: "notice", level: "error", text: "Nothing was restored: The restore was cancelled." },
+    ]);
+    assert.equal(b!.store.rows("conversations").length, 1);
+  });
+
+  it("answers no when the panel is closed, or reloads, while its question waits", async () => {
+    const { first, second } = await twoMessages();
+    const closed = askingHost();
+    const view = new PanelView(b!.store, b!.runner, closed.host);
+    const done = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: false });
+    await closed.asked();
+    view.dispose();
+    await done;
+    assert.deepEqual(closed.restored, []);
+    assert.equal(closed.notices()[0]?.level, "error");
+
+    // A reloaded panel shows the transcript anew, without the question: it is answered no too.
+    const reloaded = askingHost();
+    const again = new PanelView(b!.store, b!.runner, reloaded.host);
+    const waited = again.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
+    await reloaded.asked();
+    await again.receive({ type: "ready" });
+    await waited;
+    assert.deepEqual(reloaded.restored, []);
+    await again.receive({ type: "restoreAnswer", ask: reloaded.question().ask, yes: true });
+    assert.deepEqual(reloaded.restored, [], "a late yes to a cancelled question restores nothing");
+  });
+
+  it("a second question answers the first no; only the second's answer restores", async () => {
+    const { first, second } = await twoMessages();
+    const p = askingHost();
+    const view = new PanelView(b!.store, b!.runner, p.host);
+    const one = view.receive({ type: "restoreTo", item: first.id, files: true, conversation: false });
+    await p.asked();
+    const two = view.receive({ type: "restoreTo", item: second.id, files: true, conversation: false });
+    await p.asked(2);
+    await one;
+    const [q1, q2] = p.questions();
+    assert.equal(q2?.item, second.id);
+    assert.notEqual(q1.ask, q2.ask, "each question has its own id");
+    assert.equal(p.notices()[0]?.level, "error", "the first restore is told it was cancelled");
+    await view.receive({ type: "restoreAnswer", ask: q1.ask, yes: true });
+    assert.deepEqual(p.restored, []);
+    await view.receive({ type: "restoreAnswer", ask: q2.ask, yes: true });
+    await two;
+    assert.deepEqual(p.restored, [second.id]);
   });
 });
