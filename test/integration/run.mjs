@@ -142,16 +142,29 @@ async function act(page, request) {
   if (request.action === "notificationButton") {
     // Toasts or the notification centre (VS Code under test keeps notifications in the centre).
     const item = page.locator(".notification-list-item", { hasText: request.text ?? "" }).first();
-    await item.waitFor({ timeout: request.waitMs ?? 20_000 }).catch(async (error) => {
-      // Say what the centre held instead: a refusal or another question explains a missing one.
-      const shown = await page.locator(".notification-list-item-message").allInnerTexts();
-      const centre = await page.locator(".notifications-center").isVisible().catch(() => "?");
-      const toasts = await page.locator(".notification-toast-container").count();
-      await page.screenshot({ path: join(root, ".artifacts", `notification-${request.id}.png`) }).catch(() => {});
-      throw new Error(
-        `${error.message.split("\n")[0]}; centre visible: ${centre}; toasts: ${toasts}; notifications: ${JSON.stringify(shown)}`,
-      );
-    });
+    const list = page.locator(".notifications-center .notifications-list-container");
+    const deadline = Date.now() + (request.waitMs ?? 20_000);
+    while (!(await item.isVisible().catch(() => false))) {
+      if (Date.now() > deadline) {
+        // Say what the centre held instead: a refusal or another question explains a missing one.
+        const shown = await page.locator(".notification-list-item-message").allInnerTexts();
+        const centre = await list.isVisible().catch(() => "?");
+        await page
+          .screenshot({ path: join(root, ".artifacts", `notification-${request.id}.png`) })
+          .catch(() => {});
+        throw new Error(
+          `no notification holding "${request.text}" within ${request.waitMs ?? 20_000} ms; centre open: ${centre}; notifications: ${JSON.stringify(shown)}`,
+        );
+      }
+      // A new notification goes to the top of the centre's list, which a long list may have scrolled
+      // out of view: the person scrolls up, as they would to find it.
+      const box = await list.boundingBox().catch(() => null);
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.wheel(0, -10_000);
+      }
+      await page.waitForTimeout(250);
+    }
     const message = await item.locator(".notification-list-item-message").innerText();
     await item.locator(".monaco-button", { hasText: request.label }).first().click();
     return message;

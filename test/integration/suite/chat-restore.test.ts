@@ -60,6 +60,8 @@ describe("checkpoints of @tandem's answers: restored from VS Code's Chat view", 
   });
 
   after(async () => {
+    // A question left open by a failure is answered no, so later tests' answers are not held behind it.
+    await vscode.commands.executeCommand("notifications.clearAll");
     const config = vscode.workspace.getConfiguration("tandem");
     await config.update("edits.mode", mode, vscode.ConfigurationTarget.Global);
     await config.update("endpoints", undefined, vscode.ConfigurationTarget.Global);
@@ -71,6 +73,9 @@ describe("checkpoints of @tandem's answers: restored from VS Code's Chat view", 
   async function restoreAs(named: unknown, asked: string): Promise<{ question: string; told: string }> {
     // A restore waits for every running answer to end (the panel's too).
     await until(async () => ((await api().running()).length === 0 ? true : undefined), 30_000, "no run");
+    // The centre holds only what comes next: its list shows a new notification at the top, which a
+    // list already longer than the centre can leave scrolled out of view.
+    await vscode.commands.executeCommand("notifications.clearAll");
     const told = vscode.commands.executeCommand<string>("tandem.restoreChatMessage", named);
     await vscode.commands.executeCommand("notifications.showList");
     const question = await clickNotification(asked, "Restore", 60_000);
@@ -140,11 +145,12 @@ describe("checkpoints of @tandem's answers: restored from VS Code's Chat view", 
     await ask("@tandem Make later.txt please");
     assert.ok(existsSync(at("later.txt")));
     await until(async () => ((await api().running()).length === 0 ? true : undefined), 30_000, "no run");
+    await vscode.commands.executeCommand("notifications.clearAll");
     const restoring = ask("@tandem /restore");
     // The person picks the message by its words.
     await typeInInputBox("Make later.txt please");
     await vscode.commands.executeCommand("notifications.showList");
-    const question = await clickNotification("to how they were before “Make later.txt", "Restore", 60_000);
+    const question = await clickNotification("before “Make later.txt", "Restore", 60_000);
     await vscode.commands.executeCommand("notifications.hideList");
     assert.match(question, /1 file created since will be removed/);
     await restoring;
