@@ -17,7 +17,7 @@ import { obey, outcomeOf, type Obeyed } from "./obey";
 const NOTES: [string, string] = ["create_file", JSON.stringify({ path: "notes.txt", content: "notes\n" })];
 
 /** The person says "always" to the first call they are asked about, and no to every later one. */
-function alwaysOnce(): (call: Item) => "always" | false {
+export function alwaysOnce(): (call: Item) => "always" | false {
   let first = true;
   return () => {
     const said = first ? ("always" as const) : false;

@@ -12,8 +12,8 @@ import type { CommandRuleBook, CommandRules } from "../../../src/chat/workspace/
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { exportMarkdown } from "../../../src/chat/export";
 import { conversation, item } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
 import type { Attack, Outcome } from "./attack";
+import { alwaysOnce } from "./attacks-approval";
 import { obey, outcomeOf, recordingEditor, type Obeyed } from "./obey";
 
 /** A rule book holding `rules`; "Always allow" keeps nothing (the person says no here). */
@@ -45,16 +45,6 @@ function writeThenRun(name: string, allow: string, path: string, content: string
           approvals: PENDING_MODE,
         }),
       ),
-  };
-}
-
-/** The person says "always" to the first call they are asked about, and no to every later one. */
-function alwaysOnce(): (call: Item) => "always" | false {
-  let first = true;
-  return () => {
-    const said = first ? ("always" as const) : false;
-    first = false;
-    return said;
   };
 }
 
