@@ -16,8 +16,9 @@ import { fileRef } from "../protocol/files";
 import { parsePanelMessage } from "../protocol/validate";
 import { sendAgain } from "./fork";
 import { RestoreQuestions, restoreTo } from "./restore";
+import { Deletions } from "./view-deletions";
 import { asked, conversation, memory, retried, stopped } from "./make";
-import type { Item, Rows, Table } from "./rows";
+import type { Item, Table } from "./rows";
 import type { Runner } from "./runner";
 import type { Change, Store } from "./store";
 import { fetchImage } from "./workspace/image";
@@ -32,8 +33,6 @@ import { t } from "../protocol/l10n";
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);
 /** Tables the panel follows whole (items: only the open conversation's). */
 const FOLLOWED: Table[] = ["conversations", "assistants", "skills", "plugins", "memories", "contexts"];
-/** How long a deleted conversation can be brought back. */
-const UNDO_MS = 10_000;
 
 /** A Markdown item's row as the panel gets it: its words travel as blocks, not again in the row. */
 function slim(item: Item): Item {
@@ -50,10 +49,7 @@ export class PanelView {
   private items?: () => void;
   private readonly context: PanelContext;
   private readonly questions: RestoreQuestions;
-  private readonly deleted = new Map<
-    string,
-    { rows: Item[]; chat: Rows["conversations"]; timer: ReturnType<typeof setTimeout> }
-  >();
+  private readonly deletions: Deletions;
 
   constructor(
     private readonly store: Store,
@@ -62,6 +58,7 @@ export class PanelView {
   ) {
     this.context = new PanelContext(host.context, (message) => host.send(message));
     this.questions = new RestoreQuestions((message) => host.send(message));
+    this.deletions = new Deletions(store, (rows) => void this.context.forget(rows, store.rows("items")));
     this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
     for (const table of FOLLOWED) {
       this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
@@ -367,38 +364,13 @@ export class PanelView {
 
   /** Deletes a conversation; it can be brought back for a few seconds. */
   private deleteChat(chat: string): void {
-    const row = this.store.get("conversations", chat);
-    if (!row) return;
-    const rows = this.store.items(chat);
-    this.store.deleteConversation(chat);
-    const timer = setTimeout(() => this.deletedForGood(chat), UNDO_MS);
-    timer.unref?.();
-    this.deleted.set(chat, { rows, chat: row, timer });
-    if (this.chat === chat) this.openChat("");
-  }
-
-  /** The deletion of `chat` can no longer be undone: its kept context files go too. */
-  private deletedForGood(chat: string): void {
-    const gone = this.deleted.get(chat);
-    if (!gone) return;
-    clearTimeout(gone.timer);
-    this.deleted.delete(chat);
-    void this.context.forget(gone.rows, this.store.rows("items"));
+    if (this.deletions.delete(chat) && this.chat === chat) this.openChat("");
   }
 
   private undoDelete(chat: string): void {
-    const kept = this.deleted.get(chat);
-    if (!kept) return;
-    clearTimeout(kept.timer);
-    this.deleted.delete(chat);
-    this.store.put("conversations", kept.chat);
-    // The answer that was cut off by the delete stays closed: it is not answered again.
-    for (const item of kept.rows)
-      this.store.put("items", { ...item, done: item.kind === "user" ? true : item.done });
-    this.openChat(chat);
+    if (this.deletions.undo(chat)) this.openChat(chat);
   }
 
-  /** Tells the panel that a conversation's run started or ended. */
   /** Sends the model choices again (the person's endpoints changed): the panel's lists follow. */
   async refreshChoices(): Promise<void> {
     const choices = await this.host.choices();
@@ -407,6 +379,7 @@ export class PanelView {
     this.host.send({ type: "rows", table: "choices", put: choices, delete: gone });
   }
 
+  /** Tells the panel that a conversation's run started or ended. */
   running(chat: string, running: boolean): void {
     this.host.send({ type: "running", chat, running });
   }
@@ -418,6 +391,6 @@ export class PanelView {
     this.items?.();
     this.blocks.dropAll();
     // A panel closed within the undo window makes its deletions final.
-    for (const chat of [...this.deleted.keys()]) this.deletedForGood(chat);
+    this.deletions.finishAll();
   }
 }

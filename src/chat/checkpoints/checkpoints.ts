@@ -27,9 +27,12 @@ import {
   type Manifest,
 } from "./manifest";
 import { applyPlan, filesOf, plan } from "./restore";
-import { sized, type Ignore, type Note } from "./scan";
+import type { Ignore, Note } from "./scan";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
+import { versionOf, type Version } from "./version";
+
+export type { Version };
 import { tryLock, type Lock } from "../store-lock";
 
 export type { Checkpoint, Interrupted } from "./records";
@@ -65,13 +68,6 @@ export interface Restored {
   /** Paths left as they were, and why (too large, not covered, in the way). */
   notRestored: Note[];
 }
-
-/** One checkpoint's version of a path, for a diff view. */
-export type Version =
-  | { kind: "file"; bytes: Buffer; mode: number }
-  | { kind: "link"; target: string }
-  | { kind: "folder" }
-  | { kind: "not kept"; why: string };
 
 /** Progress: told the path just read or written (also lets tests stop a process at any step). */
 export type Step = (path: string) => void;
@@ -231,19 +227,7 @@ export class Checkpoints {
   read(id: string, path: string): Promise<Version | null> {
     return this.serial(() => {
       const e: Entry | undefined = this.manifests.get(this.need(id).manifest).get(path);
-      if (!e) return null;
-      switch (e.t) {
-        case "f":
-          return { kind: "file", bytes: this.blobs.read(e.h), mode: e.m };
-        case "l":
-          return { kind: "link", target: e.to };
-        case "d":
-          return { kind: "folder" };
-        case "big":
-          return { kind: "not kept", why: `larger than ${sized(this.maxFileBytes)}` };
-        case "skip":
-          return { kind: "not kept", why: e.why };
-      }
+      return e ? versionOf(e, this.blobs, this.maxFileBytes) : null;
     });
   }
 
