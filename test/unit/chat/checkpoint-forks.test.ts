@@ -3,19 +3,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { neededChats, Waiting } from "../../../src/chat/checkpoint-forks";
-import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
 import { EDITED, fork } from "../../../src/chat/fork";
 import { asked } from "../../../src/chat/make";
-import { PendingChanges } from "../../../src/chat/pending/changes";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
-import { approvalsFor } from "../../../src/chat/pending/mode";
 import { forkBefore } from "../../../src/chat/restore";
 import { checked, type Item } from "../../../src/chat/rows";
 import type { Store } from "../../../src/chat/store";
-import { workspaceTools } from "../../../src/chat/workspace/tools";
-import { folder, write } from "../workspace/fixtures";
-import { answered, bench, hostOf, type Bench } from "./runner-fixture";
-import { command, edit, shell } from "./checkpoint-fixture";
+import { answered, type Bench } from "./runner-fixture";
+import { checkpointScenes, command, edit } from "./checkpoint-fixture";
 const ORIGINAL = "one\ntwo\nthree\n";
 
 /** The person's message of `chat` that reads `text`. */
@@ -26,47 +20,14 @@ function message(store: Store, chat: string, text: string): Item {
 }
 
 describe("checkpoints of forked conversations: a copied message restores to its original's checkpoint", () => {
+  const scene = checkpointScenes();
   let b: Bench | undefined;
-  let ws: { path: string; remove: () => void } | undefined;
-  let storage: { path: string; remove: () => void } | undefined;
-  let turns: TurnCheckpoints | undefined;
-  afterEach(async () => {
-    await b?.end();
-    await turns?.close();
-    ws?.remove();
-    storage?.remove();
-    b = turns = ws = storage = undefined;
-  });
 
   /** A workspace, a runner whose model plays `script`, and checkpoints that follow the store's copies. */
   async function setUp(script: Parameters<typeof scripted>[0]) {
-    ws = folder();
-    storage = folder("tandem-storage-");
-    const root = ws.path;
-    write(root, { "a.txt": ORIGINAL });
-    const changes = await PendingChanges.open(join(storage.path, "pending.json"), diskFiles);
-    const editor = pendingEditor(shell, changes, () => "pending");
-    const held: { store?: Store } = {};
-    const t = (turns = new TurnCheckpoints({
-      folders: () => [{ root, name: "ws" }],
-      storage: storage.path,
-      settings: () => ({ enabled: true, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 }),
-      items: (chat) => held.store?.items(chat) ?? [],
-    }));
-    b = await bench(
-      hostOf(
-        { default: scripted(script) },
-        {
-          tools: () => workspaceTools({ root, editor, trusted: true }),
-          root: () => root,
-          approvals: (assistant) => approvalsFor("pending", {}, assistant?.approve),
-          approve: async () => true,
-          checkpoint: (m: Item) => t.before(m),
-        },
-      ),
-    );
-    held.store = b.store;
-    return { root, turns: t, store: b.store };
+    const made = await scene({ "a.txt": ORIGINAL }, script);
+    b = made.bench;
+    return made;
   }
 
   const a = (root: string) => readFileSync(join(root, "a.txt"), "utf8");
@@ -146,7 +107,7 @@ describe("checkpoints of forked conversations: a copied message restores to its 
   });
 
   it("keeps an original's checkpoints while a fork names them, and drops them with its last fork", async () => {
-    const { root, turns, store } = await setUp([
+    const { root, storage, turns, store } = await setUp([
       calls([edit("a.txt", "one\n", "ONE\n")]),
       says("First."),
       says("Title"),
@@ -165,7 +126,7 @@ describe("checkpoints of forked conversations: a copied message restores to its 
         (chat) => store.items(chat),
       );
     const records = () => {
-      const stores = join(storage!.path, "checkpoints");
+      const stores = join(storage, "checkpoints");
       return readdirSync(stores).flatMap((s) => readdirSync(join(stores, s, "checkpoints")));
     };
     assert.equal(records().length, 1);

@@ -5,62 +5,24 @@ import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
 import { asked } from "../../../src/chat/make";
-import { PendingChanges } from "../../../src/chat/pending/changes";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
-import { approvalsFor } from "../../../src/chat/pending/mode";
-import type { Item } from "../../../src/chat/rows";
-import { workspaceTools } from "../../../src/chat/workspace/tools";
-import { folder, write } from "../workspace/fixtures";
-import { bench, hostOf, type Bench } from "./runner-fixture";
-import { command, edit, shell } from "./checkpoint-fixture";
+import { write } from "../workspace/fixtures";
+import { type Bench } from "./runner-fixture";
+import { checkpointScenes, command, edit } from "./checkpoint-fixture";
 
 describe("checkpoints of the answers: taken before the first write, restored byte for byte", () => {
-  let b: Bench | undefined;
-  let ws: { path: string; remove: () => void } | undefined;
-  let storage: { path: string; remove: () => void } | undefined;
-  let turns: TurnCheckpoints | undefined;
-  afterEach(async () => {
-    await b?.end();
-    await turns?.close();
-    ws?.remove();
-    storage?.remove();
-    b = turns = ws = storage = undefined;
-  });
-
+  const scene = checkpointScenes();
   const binary = randomBytes(4096);
 
   /** A workspace, a runner whose model plays `script`, and the checkpoints it takes (with what the files were then). */
+  let b: Bench | undefined;
   async function setUp(script: Parameters<typeof scripted>[0], enabled = true) {
-    ws = folder();
-    storage = folder("tandem-storage-");
-    const root = ws.path;
-    write(root, { "a.txt": "one\ntwo\nthree\n", "b.bin": binary, "keep.txt": "untouched\n" });
-    const changes = await PendingChanges.open(join(storage.path, "pending.json"), diskFiles);
-    const editor = pendingEditor(shell, changes, () => "pending");
-    turns = new TurnCheckpoints({
-      folders: () => [{ root, name: "ws" }],
-      storage: storage.path,
-      settings: () => ({ enabled, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 }),
-    });
-    const taken: { message: string; a: string }[] = [];
-    const t = turns;
-    b = await bench(
-      hostOf(
-        { default: scripted(script) },
-        {
-          tools: () => workspaceTools({ root, editor, trusted: true }),
-          root: () => root,
-          approvals: (assistant) => approvalsFor("pending", {}, assistant?.approve),
-          // The person says yes to each command.
-          approve: async () => true,
-          checkpoint: async (message: Item) => {
-            await t.before(message);
-            taken.push({ message: message.id, a: readFileSync(join(root, "a.txt"), "utf8") });
-          },
-        },
-      ),
+    const made = await scene(
+      { "a.txt": "one\ntwo\nthree\n", "b.bin": binary, "keep.txt": "untouched\n" },
+      script,
+      enabled,
     );
-    return { root, changes, taken, turns: t };
+    b = made.bench;
+    return made;
   }
 
   it("takes one checkpoint per answer before its first write, and restores edits, created files and a command's writes", async () => {
@@ -132,7 +94,7 @@ describe("checkpoints of the answers: taken before the first write, restored byt
   });
 
   it("goes back to the checkpoint of the message asked for, over two answers; deleting the conversation frees the storage", async () => {
-    const { root, taken, turns } = await setUp([
+    const { root, storage, taken, turns } = await setUp([
       calls([edit("a.txt", "one\n", "ONE\n")]),
       says("First."),
       // The conversation's title, asked after its first answer.
@@ -158,7 +120,7 @@ describe("checkpoints of the answers: taken before the first write, restored byt
     await turns.restore(first);
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
 
-    const folderOf = join(storage!.path, "checkpoints");
+    const folderOf = join(storage, "checkpoints");
     const [store] = readdirSync(folderOf);
     assert.ok(readdirSync(join(folderOf, store, "checkpoints")).length > 0);
     await turns.dropFor(chat);
@@ -169,26 +131,26 @@ describe("checkpoints of the answers: taken before the first write, restored byt
   });
 
   it("finds a restore a crash cut short when it opens again, and finishes it or leaves the files as they are", async () => {
-    const { root, turns: first } = await setUp([
-      calls([edit("a.txt", "one\n", "ONE\n")]),
-      says("Done."),
-      says("Title"),
-    ]);
+    const {
+      root,
+      storage,
+      turns: first,
+    } = await setUp([calls([edit("a.txt", "one\n", "ONE\n")]), says("Done."), says("Title")]);
     const user = asked("Shout one", b!.chat());
     await b!.send(user);
     const [target] = await first.targets(user);
     await first.close();
     // What a restore writes before its first change, left behind by a crash.
-    const [name] = readdirSync(join(storage!.path, "checkpoints"));
+    const [name] = readdirSync(join(storage, "checkpoints"));
     const intent = { v: 1, target: target.checkpoint.id, undo: target.checkpoint.id, started: Date.now() };
-    const store = join(storage!.path, "checkpoints", name);
+    const store = join(storage, "checkpoints", name);
     writeFileSync(join(store, "restoring.json"), JSON.stringify(intent));
 
     const settings = { enabled: true, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024 };
     const again = () =>
       new TurnCheckpoints({
         folders: () => [{ root, name: "ws" }],
-        storage: storage!.path,
+        storage: storage,
         settings: () => settings,
       });
     const left = again();
@@ -202,20 +164,27 @@ describe("checkpoints of the answers: taken before the first write, restored byt
     await left.close();
 
     writeFileSync(join(store, "restoring.json"), JSON.stringify(intent));
-    turns = again();
-    const done = await turns.settleInterrupted(true);
-    assert.equal(done.text, "The restore was finished: 1 file put back.");
-    assert.deepEqual(done.files, [join(root, "a.txt")]);
-    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
-    assert.deepEqual(await turns.interrupted(), []);
+    const turns = again();
+    try {
+      const done = await turns.settleInterrupted(true);
+      assert.equal(done.text, "The restore was finished: 1 file put back.");
+      assert.deepEqual(done.files, [join(root, "a.txt")]);
+      assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+      assert.deepEqual(await turns.interrupted(), []);
+    } finally {
+      await turns.close();
+    }
   });
 
   it("takes no checkpoint when the person turned checkpoints off", async () => {
-    const { root, turns } = await setUp([calls([edit("a.txt", "one\n", "ONE\n")]), says("Done.")], false);
+    const { root, storage, turns } = await setUp(
+      [calls([edit("a.txt", "one\n", "ONE\n")]), says("Done.")],
+      false,
+    );
     const user = asked("Shout one", b!.chat());
     await b!.send(user);
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "ONE\ntwo\nthree\n");
-    assert.ok(!existsSync(join(storage!.path, "checkpoints")), "nothing is stored");
+    assert.ok(!existsSync(join(storage, "checkpoints")), "nothing is stored");
     assert.deepEqual(await turns.targets(user), []);
   });
 });
