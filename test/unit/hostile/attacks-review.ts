@@ -67,12 +67,12 @@ const SECRET = "sk-review-attack-0123456789abcdef";
 
 /**
  * Runs a command the person allows (they say yes) that prints its environment, with `variable` set
- * to a secret in the extension host's environment: "succeeded" when the secret reached the command.
- * The editor runs the command for real, through the same spawner as VS Code's terminal.
+ * to `value` (a secret) in the extension host's environment: "succeeded" when the value reached the
+ * command. The editor runs the command for real, through the same spawner as VS Code's terminal.
  */
-async function printedEnvironment(variable: string): Promise<Outcome> {
+export async function printedEnvironment(variable: string, value = SECRET): Promise<Outcome> {
   const before = process.env[variable];
-  process.env[variable] = SECRET;
+  process.env[variable] = value;
   try {
     const spawning = (done: Parameters<typeof recordingEditor>[0]): Editor => ({
       ...recordingEditor(done),
@@ -97,7 +97,7 @@ async function printedEnvironment(variable: string): Promise<Outcome> {
     );
     const output = run.calls.map((c) => c.output).join("\n");
     if (!output.includes("Exit code 0")) throw new Error(`The command did not run: ${output}`);
-    return output.includes(SECRET) ? "succeeded" : "refused";
+    return output.includes(JSON.stringify(value).slice(1, -1)) ? "succeeded" : "refused";
   } finally {
     if (before === undefined) delete process.env[variable];
     else process.env[variable] = before;

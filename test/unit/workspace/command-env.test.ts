@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnLine } from "../../../src/chat/workspace/background";
-import { commandEnv, secretName } from "../../../src/chat/workspace/command-env";
+import { commandEnv, gitBridge, passwordInValue, secretName } from "../../../src/chat/workspace/command-env";
 import { tmpdir } from "node:os";
 
 /** Runs `script` with node through spawnLine (as VS Code's terminal runs a command) and answers what it printed. */
@@ -64,6 +64,68 @@ describe("the environment of a command: the person's secrets are kept from it", 
     });
     assert.deepEqual(env, { PATH: "/bin", NPM_TOKEN: "npm-2" });
     assert.deepEqual(withheld.sort(), ["GITHUB_TOKEN", "OPENAI_API_KEY"]);
+  });
+
+  it("keeps VS Code's git credential bridge out, but the person's own askpass, and passes it on by name", () => {
+    const askpass = "/usr/share/code/resources/app/extensions/git/dist/askpass.sh";
+    const host = {
+      PATH: "/bin",
+      GIT_ASKPASS: askpass,
+      SSH_ASKPASS:
+        "C:\\Program Files\\Microsoft VS Code\\resources\\app\\extensions\\git\\dist\\ssh-askpass.sh",
+      VSCODE_GIT_ASKPASS_NODE: "/usr/share/code/code",
+      VSCODE_GIT_ASKPASS_MAIN: "/usr/share/code/resources/app/extensions/git/dist/askpass-main.js",
+      VSCODE_GIT_ASKPASS_EXTRA_ARGS: "",
+      VSCODE_GIT_IPC_HANDLE: "/run/user/1000/vscode-git-0a1b2c3d4e.sock",
+    };
+    const { env, withheld } = commandEnv([], host);
+    assert.deepEqual(env, { PATH: "/bin" });
+    assert.deepEqual(withheld.sort(), Object.keys(host).slice(1).sort());
+    // The person's own askpass program is theirs to give.
+    assert.ok(!gitBridge("SSH_ASKPASS", "/usr/lib/ssh/x11-ssh-askpass"));
+    assert.ok(!gitBridge("GIT_ASKPASS", "/home/me/bin/askpass.sh"));
+    const passed = commandEnv(["GIT_ASKPASS", "VSCODE_GIT_IPC_HANDLE"], host);
+    assert.deepEqual(passed.env, {
+      PATH: "/bin",
+      GIT_ASKPASS: askpass,
+      VSCODE_GIT_IPC_HANDLE: host.VSCODE_GIT_IPC_HANDLE,
+    });
+  });
+
+  it("keeps out a variable whose value is a URL with a password, whole, unless passed on by name", () => {
+    for (const value of [
+      "postgres://user:secret@host/db",
+      "https://user:token@github.com/me/repo.git",
+      "redis://:p4ss@cache:6379/0",
+      "http://proxy-user:pa55@proxy.corp:3128",
+      "mongodb+srv://app:hunter2@cluster0.example.net/?retryWrites=true",
+      "first https://example.com second amqp://guest:guest@rabbit",
+    ])
+      assert.ok(passwordInValue(value), value);
+    for (const value of [
+      "postgres://user@host/db",
+      "https://github.com/me/repo.git",
+      "http://localhost:8080/path@v2",
+      "https://example.com/?next=a:b@c",
+      "git@github.com:me/repo.git",
+      "/usr/local/bin:/usr/bin",
+      "user:pass@host",
+    ])
+      assert.ok(!passwordInValue(value), value);
+    const host = {
+      PATH: "/bin",
+      DATABASE_URL: "postgres://app:db-secret@db.internal:5432/app",
+      PIP_INDEX_URL: "https://ci:token@pypi.example.com/simple",
+      HOMEPAGE: "https://example.com",
+    };
+    const { env, withheld } = commandEnv(["PIP_INDEX_URL"], host);
+    // No half-URL is left behind: the variable is there whole, or not at all.
+    assert.deepEqual(env, {
+      PATH: "/bin",
+      PIP_INDEX_URL: host.PIP_INDEX_URL,
+      HOMEPAGE: "https://example.com",
+    });
+    assert.deepEqual(withheld, ["DATABASE_URL"]);
   });
 
   it("a command started by spawnLine does not see the extension host's key, and sees its other variables", async () => {
