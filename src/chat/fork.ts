@@ -22,9 +22,16 @@ export interface Resent {
   model: string;
 }
 
-/** What the title of a fork adds to its original's. */
+/** What the title of a fork adds to its original's, in English (the title says it in the person's language). */
 export const EDITED = " (edited)";
 export const REGENERATED = " (regenerated)";
+
+/** `base` with what `suffix` says, in the person's language when the title is made (a stored title stays as made). */
+function suffixed(base: string, suffix: string): string {
+  if (suffix === EDITED) return t("{0} (edited)", base);
+  if (suffix === REGENERATED) return t("{0} (regenerated)", base);
+  return base + suffix;
+}
 
 /**
  * The items of `items` before the message `before`, copied into the conversation `to`: new keys
@@ -59,8 +66,8 @@ export function copiedBefore(items: readonly Item[], before: Item, to: string): 
 
 /** A fork's title: the original's (else the message's first words) with `suffix`, at most 200 characters. */
 function forkTitle(title: string, text: string, suffix: string): string {
-  const base = (title.trim() || text.replace(/\s+/g, " ").trim().slice(0, 60)).slice(0, 200 - suffix.length);
-  return base + suffix;
+  const room = Math.max(0, 200 - suffixed("", suffix).length);
+  return suffixed((title.trim() || text.replace(/\s+/g, " ").trim().slice(0, 60)).slice(0, room), suffix);
 }
 
 /**

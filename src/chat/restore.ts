@@ -12,7 +12,7 @@ import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { ViewHost } from "./view-host";
 
-/** What the title of a conversation taken back to a message adds to its original's. */
+/** What the title of a conversation taken back to a message adds to its original's, in English (the title says it in the person's language). */
 export const RESTORED = " (restored)";
 
 /**
@@ -23,8 +23,9 @@ export function forkBefore(store: Store, message: Item): string {
   const original = store.get("conversations", message.chat);
   if (message.kind !== "user" || !original)
     throw new Error(t("That message is no longer in a conversation."));
-  const base = (original.title.trim() || "Conversation").slice(0, 200 - RESTORED.length);
-  const row = conversation(original.agent, base + RESTORED);
+  const room = Math.max(0, 200 - t("{0} (restored)", "").length);
+  const base = (original.title.trim() || t("Conversation")).slice(0, room);
+  const row = conversation(original.agent, t("{0} (restored)", base));
   store.put("conversations", row);
   for (const copy of copiedBefore(store.items(message.chat), message, row.id)) store.put("items", copy);
   return row.id;

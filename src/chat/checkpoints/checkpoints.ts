@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { Blobs } from "./blobs";
 import { overLimit, unneeded } from "./collect";
 import { removeQuietly, syncFolder, writeWhole } from "./files";
+import { t } from "../../protocol/l10n";
 import { interruptedRestore, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
 import { ManifestCache } from "./manifest-cache";
 import {
@@ -181,7 +182,7 @@ export class Checkpoints {
       const target = this.manifests.get(record.manifest);
       // A whole walk, not the watcher's report: what the restore overwrites must be kept exactly.
       const undo = await this.saveNow(
-        `Before restoring "${record.label}"`,
+        t('Before restoring "{0}"', record.label),
         record.conversation,
         undefined,
         id,
@@ -371,7 +372,7 @@ export class Checkpoints {
     ]);
     for (const { record, error } of unreadable) {
       // A checkpoint that cannot be read cannot be restored either: it goes with the rest.
-      this.problems.push(`Checkpoint "${record.label}" could not be read and was dropped: ${error}`);
+      this.problems.push(t('Checkpoint "{0}" could not be read and was dropped: {1}', record.label, error));
       removeQuietly(join(this.folder, "checkpoints", `${record.id}.json`));
       this.records.delete(record.id);
     }

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { code, removeQuietly } from "./files";
+import { t } from "../../protocol/l10n";
 
 const Note = z.object({ path: z.string(), why: z.string() });
 
@@ -70,7 +71,7 @@ export function readRecords(
     }
     const r = Record.safeParse(json(join(folder, name)));
     if (!r.success || `${r.data.id}.json` !== name || !kept(r.data.manifest)) {
-      problems.push(`The checkpoint file ${name} could not be read; it was set aside.`);
+      problems.push(t("The checkpoint file {0} could not be read; it was set aside.", name));
       removeQuietly(join(folder, name));
       continue;
     }
@@ -97,12 +98,15 @@ export function interruptedRestore(
   const j = Journal.safeParse(parsed);
   const target = j.success ? records.get(j.data.target) : undefined;
   if (!j.success || !target) {
-    problems.push("A restore was interrupted, but what it was restoring can no longer be read.");
+    problems.push(t("A restore was interrupted, but what it was restoring can no longer be read."));
     removeQuietly(path);
     return null;
   }
   problems.push(
-    `Restoring the files to "${target.label}" was interrupted; it can be finished, or undone with the checkpoint taken just before it.`,
+    t(
+      'Restoring the files to "{0}" was interrupted; it can be finished, or undone with the checkpoint taken just before it.',
+      target.label,
+    ),
   );
   return { target: j.data.target, undo: j.data.undo, started: j.data.started };
 }
