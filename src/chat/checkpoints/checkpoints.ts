@@ -15,6 +15,7 @@ import { Blobs } from "./blobs";
 import { overLimit, unneeded } from "./collect";
 import { removeQuietly, syncFolder, writeWhole } from "./files";
 import { t } from "../../protocol/l10n";
+import { reason } from "../../agent/perform";
 import { interruptedRestore, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
 import { ManifestCache } from "./manifest-cache";
 import {
@@ -392,10 +393,21 @@ export class Checkpoints {
   private load(): void {
     for (const r of readRecords(join(this.folder, "checkpoints"), (h) => this.blobs.has(h), this.problems))
       this.records.set(r.id, r);
-    const newest = this.list().at(-1);
-    if (newest) {
-      const [whole] = this.manifests.parts(newest.manifest).slice(-1);
-      this.manifests.setBase(whole, this.manifests.get(whole));
+    // The newest checkpoint is the base of the next one. One whose manifest no longer reads is
+    // dropped and said, and the one before it tried: a damaged copy must not stop every later save.
+    for (let newest = this.list().at(-1); newest; newest = this.list().at(-1)) {
+      try {
+        const [whole] = this.manifests.parts(newest.manifest).slice(-1);
+        this.manifests.setBase(whole, this.manifests.get(whole));
+        break;
+      } catch (error) {
+        this.problems.push(
+          t('Checkpoint "{0}" could not be read and was dropped: {1}', newest.label, reason(error)),
+        );
+        removeQuietly(join(this.folder, "checkpoints", `${newest.id}.json`));
+        this.records.delete(newest.id);
+        writeFileSync(join(this.folder, "dirty"), "");
+      }
     }
     // A save or drop cut short may have left copies nothing refers to.
     if (existsSync(join(this.folder, "dirty"))) {

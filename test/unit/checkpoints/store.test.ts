@@ -119,4 +119,34 @@ describe("checkpoints: the store", function () {
     await assert.rejects(c.restore("lzz00000-0badf00d"), /There is no checkpoint "lzz00000-0badf00d"/);
     await c.close();
   });
+
+  it("opens with the newest checkpoint's list of files damaged: that one is dropped and said, the others restore", async () => {
+    write(p.root, { "a.txt": "first\n" });
+    const c = await open(p);
+    const first = await c.save("first", "conv");
+    writeFileSync(join(p.root, "a.txt"), "second\n");
+    writeFileSync(join(p.root, "b.txt"), "new\n");
+    const second = await c.save("second", "conv");
+    await c.close();
+    // The newest checkpoint's manifest copy is damaged on disk (a bad sector, an editor, a crash).
+    const blob = join(p.store, "blobs", second.manifest.slice(0, 2), second.manifest.slice(2));
+    writeFileSync(blob, "not what was stored");
+
+    const again = await open(p);
+    assert.deepEqual(
+      again.list().map((r) => r.label),
+      ["first"],
+    );
+    assert.ok(
+      again.problems.some((m) => m.startsWith('Checkpoint "second" could not be read and was dropped')),
+      again.problems.join("\n"),
+    );
+    // Later checkpoints are taken, and the one left still puts the files back.
+    writeFileSync(join(p.root, "a.txt"), "third\n");
+    await again.save("third", "conv");
+    await again.restore(first.id);
+    assert.equal(readFileSync(join(p.root, "a.txt"), "utf8"), "first\n");
+    assert.ok(!existsSync(join(p.root, "b.txt")));
+    await again.close();
+  });
 });
