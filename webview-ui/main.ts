@@ -19,7 +19,7 @@ import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
 import { PendingBar } from "./pending";
-import { restoreAsked } from "./restore";
+import { restoreAsked, restoreDone } from "./restore";
 import { t } from "../src/protocol/l10n";
 
 const host = connect();
@@ -206,6 +206,9 @@ function receive(message: HostMessage): void {
       break;
     case "restoreQuestion":
       restoreAsked(message, host);
+      break;
+    case "restoreDone":
+      restoreDone(message);
       break;
     case "offer": {
       store.offers.set(message.item, message.always);

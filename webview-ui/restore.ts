@@ -2,11 +2,11 @@
  * t("Restore…") on the person's message: the files as they were before its answer, the conversation
  * as it was before it (a new conversation), or both; and t("Show changes since"), which opens the
  * editor's diff. The host's confirmation (naming how many files change) is asked here, under the
- * message, before it writes.
+ * message, before it writes; what the host is doing meanwhile, and what it did, are said there too.
  */
-import type { RestoreAsked } from "../src/protocol/messages";
+import type { RestoreAsked, RestoreDone } from "../src/protocol/messages";
 import type { Item } from "../src/protocol/rows";
-import { button, h } from "./dom";
+import { button, h, icon } from "./dom";
 import type { Host } from "./host";
 import { t } from "../src/protocol/l10n";
 import type { Panel } from "./items";
@@ -31,6 +31,14 @@ export function restoreAsked(message: RestoreAsked, host: Host): void {
   else host.post({ type: "restoreAnswer", ask: message.ask, yes: false });
 }
 
+/** Shows the host's result under its message, ending the status shown there while it worked. */
+export function restoreDone(message: RestoreDone): void {
+  const element = [...document.querySelectorAll<HTMLElement>(".restore-menu")].find(
+    (e) => e.dataset.restoreItem === message.item,
+  );
+  if (element) menus.get(element)?.done(message.ok, message.text);
+}
+
 /** The t("Restore…") button of a message and the choices it opens below the message. */
 export class RestoreMenu {
   readonly button: HTMLButtonElement;
@@ -42,6 +50,8 @@ export class RestoreMenu {
   });
   /** The id of the host's question shown, if one is. */
   private question?: string;
+  /** Whether a restore asked from this menu waits for the host's `restoreDone`. */
+  private waiting = false;
 
   constructor(
     private readonly item: Item,
@@ -54,15 +64,19 @@ export class RestoreMenu {
   }
 
   private toggle(): void {
-    if (this.menu.childElementCount) return this.close();
+    // The choices and the question close; a status or a result gives way to the choices.
+    if (this.menu.querySelector(".restore-choice, .restore-question")) return this.close();
     const restore = (files: boolean, conversation: boolean) => () => {
       this.panel.host.post({ type: "restoreTo", item: this.item.id, files, conversation });
-      this.close();
+      // Comparing the files can take seconds on a large workspace: said until the question comes.
+      this.waiting = true;
+      this.status(files ? t("Comparing the files with the checkpoint…") : t("Restoring…"));
     };
+    const choice = { showLabel: true, className: "restore-choice" };
     this.open(
-      button("file", t("Restore files"), restore(true, false), { showLabel: true }),
-      button("comment-discussion", t("Restore conversation"), restore(false, true), { showLabel: true }),
-      button("history", t("Restore both"), restore(true, true), { showLabel: true }),
+      button("file", t("Restore files"), restore(true, false), choice),
+      button("comment-discussion", t("Restore conversation"), restore(false, true), choice),
+      button("history", t("Restore both"), restore(true, true), choice),
       button(
         "diff",
         t("Show changes since"),
@@ -70,9 +84,9 @@ export class RestoreMenu {
           this.panel.host.post({ type: "changesSince", item: this.item.id });
           this.close();
         },
-        { showLabel: true },
+        choice,
       ),
-      button("close", t("Cancel"), () => this.close()),
+      button("close", t("Cancel"), () => this.close(), { className: "restore-choice" }),
     );
     (this.menu.firstElementChild as HTMLElement | null)?.focus();
   }
@@ -97,6 +111,8 @@ export class RestoreMenu {
     );
     this.open(dialog);
     this.question = ask;
+    // Only a restore asks: the host says when it is done, whatever the answer.
+    this.waiting = true;
     asking.menu = this;
     restore.focus();
   }
@@ -113,7 +129,39 @@ export class RestoreMenu {
     this.question = undefined;
     if (asking.menu === this) asking.menu = undefined;
     if (ask) this.panel.host.post({ type: "restoreAnswer", ask, yes });
-    this.close();
+    // The person's no needs no word back; after a yes the restore is said until the host is done.
+    if (yes && ask && this.waiting) this.status(t("Restoring…"));
+    else this.close();
+  }
+
+  /** Ends the status of a restore asked here with the host's words on what was done (or why not). */
+  done(ok: boolean, text: string): void {
+    if (!this.waiting) return;
+    this.waiting = false;
+    const words = h("p", { class: "restore-words", text });
+    const result = h(
+      "div",
+      { class: `restore-result ${ok ? "done" : "failed"}`, role: ok ? "status" : "alert" },
+      icon(ok ? "check" : "error"),
+      words,
+      button("close", t("Dismiss"), () => this.close()),
+    );
+    this.open(result);
+  }
+
+  /** Says under the message what the host is doing (a status read out, not a control). */
+  private status(text: string): void {
+    const had = this.menu.contains(document.activeElement);
+    this.open(
+      h(
+        "div",
+        { class: "restore-status", role: "status" },
+        icon("loading codicon-modifier-spin"),
+        h("span", { text }),
+      ),
+    );
+    // The control that had the focus is gone: it goes back to the message's Restore….
+    if (had || document.activeElement === document.body) this.button.focus();
   }
 
   private open(...children: HTMLElement[]): void {
@@ -128,9 +176,13 @@ export class RestoreMenu {
     this.close();
   };
 
-  /** Closes the choices or the question (a question closed unanswered is answered no). */
+  /**
+   * Closes the choices, the question (a question closed unanswered is answered no), a status (the
+   * host's result is then not shown) or a result.
+   */
   private close(): void {
     if (this.question) return this.answer(false);
+    this.waiting = false;
     const had = this.menu.contains(document.activeElement);
     this.menu.replaceChildren();
     this.menu.removeEventListener("keydown", this.escape);

@@ -68,9 +68,10 @@ export class RestoreQuestions {
 
 /**
  * The panel's "restoreTo" and "changesSince": says what was done (or why nothing was) to the panel
- * as a notice; resolves with the conversation to open when one was made. Files come first, so a
- * refused or cancelled restore makes no new conversation. With `questions`, the confirmation is
- * asked in the panel.
+ * as a notice, and for "restoreTo" as a `restoreDone` under the message too, whatever the outcome
+ * (the panel shows a status there until it comes); resolves with the conversation to open when one
+ * was made. Files come first, so a refused or cancelled restore makes no new conversation. With
+ * `questions`, the confirmation is asked in the panel.
  */
 export async function restoreTo(
   store: Store,
@@ -87,13 +88,20 @@ export async function restoreTo(
       if (said) host.send({ type: "notice", level: "info", text: said });
       return undefined;
     }
+    const done: string[] = [];
     if (m.files) {
       if (!host.restoreFilesTo) throw new Error(t("Restoring files is not available here."));
       // Asked in the panel, under the message, when the panel can ask; else the editor asks its way.
       const ask = questions && ((question: string) => questions.ask(item.id, question));
-      host.send({ type: "notice", level: "info", text: await host.restoreFilesTo(item, ask) });
+      const said = await host.restoreFilesTo(item, ask);
+      host.send({ type: "notice", level: "info", text: said });
+      done.push(said);
     }
-    return m.conversation ? forkBefore(store, item) : undefined;
+    const chat = m.conversation ? forkBefore(store, item) : undefined;
+    if (chat) done.push(t("The conversation before this message is open as a new conversation."));
+    if (m.type === "restoreTo")
+      host.send({ type: "restoreDone", item: m.item, ok: true, text: done.join(" ") });
+    return chat;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     const text =
@@ -101,6 +109,7 @@ export async function restoreTo(
         ? t("The changes cannot be shown: {0}", why)
         : t("Nothing was restored: {0}", why);
     host.send({ type: "notice", level: "error", text });
+    if (m.type === "restoreTo") host.send({ type: "restoreDone", item: m.item, ok: false, text });
     return undefined;
   }
 }

@@ -188,6 +188,17 @@ export interface RestoreAsked {
   question: string;
 }
 
+/**
+ * The host finished the panel's `restoreTo` for the message `item`: `ok` when something was
+ * restored, and in words (`text`) what was, or why nothing was; the panel shows it under the message.
+ */
+export interface RestoreDone {
+  type: "restoreDone";
+  item: string;
+  ok: boolean;
+  text: string;
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -203,7 +214,8 @@ export type HostMessage =
   | OfferMade
   | PendingChanged
   | ContextSuggested
-  | RestoreAsked;
+  | RestoreAsked
+  | RestoreDone;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;

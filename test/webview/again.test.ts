@@ -162,6 +162,74 @@ describe("edit and resend, regenerate and retry on a chosen model", () => {
     assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q4", yes: false });
   });
 
+  it("says under the message what the restore is doing until it is done, then what was done", async () => {
+    const panel = await panels.open({ width: 300 });
+    await panel.send(snapshot({ chat: "c1", items: conversation, restore: true }));
+    const { page } = panel;
+    const second = page.locator("article", { hasText: "Then test it" });
+    const menu = second.locator(".restore-menu");
+    await second.getByRole("button", { name: "Restore…" }).click();
+    await second.getByRole("button", { name: "Restore both" }).click();
+    // Comparing can take seconds: a status says so under the message until the question comes.
+    const comparing = menu
+      .getByRole("status")
+      .filter({ hasText: "Comparing the files with the checkpoint…" });
+    await comparing.waitFor();
+    assert.equal(await comparing.locator(".codicon-loading").count(), 1, "a spinner beside the words");
+    assert.equal(
+      await second.getByRole("button", { name: "Restore…" }).evaluate((b) => b === document.activeElement),
+      true,
+      "the focus goes back to the message's Restore…",
+    );
+    const question = "Restore 2 files to how they were before “Then test it”? A checkpoint is taken first.";
+    await panel.send({ type: "restoreQuestion", item: "u2", ask: "q1", question });
+    const dialog = second.getByRole("alertdialog", { name: question });
+    await dialog.waitFor();
+    assert.equal(await comparing.count(), 0, "the question replaces the status");
+    await dialog.getByRole("button", { name: "Restore", exact: true }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q1", yes: true });
+    const restoring = menu.getByRole("status").filter({ hasText: "Restoring…" });
+    await restoring.waitFor();
+    assert.equal(await dialog.count(), 0);
+
+    // The result replaces "Restoring…", under the same message only.
+    const said = "Restored 2 files to how they were before “Then test it”.";
+    await panel.send({ type: "restoreDone", item: "u2", ok: true, text: said });
+    await menu.getByRole("status").filter({ hasText: said }).waitFor();
+    assert.equal(await restoring.count(), 0, "no spinner stays");
+    assert.equal(await page.getByText(said).count(), 1);
+    await menu.getByRole("button", { name: "Dismiss" }).click();
+    assert.equal(await menu.evaluate((m) => m.childElementCount), 0);
+
+    // An error ends the status too, said as an alert; so does the person's Cancel, with nothing shown.
+    const first = page.locator("article", { hasText: "Fix the parser" });
+    await first.getByRole("button", { name: "Restore…" }).click();
+    await first.getByRole("button", { name: "Restore files" }).click();
+    await first.getByRole("status").filter({ hasText: "Comparing the files with the checkpoint…" }).waitFor();
+    const why = "Nothing was restored: That message is no longer in the conversation.";
+    await panel.send({ type: "restoreDone", item: "u1", ok: false, text: why });
+    await first.getByRole("alert").filter({ hasText: why }).waitFor();
+    assert.equal(await first.locator(".restore-menu .codicon-loading").count(), 0);
+
+    await second.getByRole("button", { name: "Restore…" }).click();
+    await second.getByRole("button", { name: "Restore files" }).click();
+    await panel.send({ type: "restoreQuestion", item: "u2", ask: "q2", question });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), { type: "restoreAnswer", ask: "q2", yes: false });
+    await panel.send({
+      type: "restoreDone",
+      item: "u2",
+      ok: false,
+      text: "Nothing was restored: The restore was cancelled.",
+    });
+    assert.equal(
+      await menu.evaluate((m) => m.childElementCount),
+      0,
+      "the person's Cancel needs no word back",
+    );
+    assert.deepEqual(panel.errors, []);
+  });
+
   it("regenerates any finished answer, on the same or a chosen model, from its last words", async () => {
     const panel = await panels.open();
     await panel.send(snapshot({ chat: "c1", items: conversation }));

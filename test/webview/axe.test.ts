@@ -11,6 +11,7 @@ import type { AxeResults, Result } from "axe-core";
 import { artifact, chromiumPanels, type Panel } from "./page";
 import type { Theme } from "./themes";
 import { item, recorded, snapshot, streamed } from "./stream";
+import { restoreStates } from "./restore-states";
 
 const axeSource = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -139,6 +140,15 @@ describe("accessibility (axe-core, WCAG 2.1 A and AA)", () => {
       }
       await tab(panel, "Memory");
       found.push(...(await violations(panel, "Memory")));
+
+      // Restore… under the person's messages: choices, status, question, result (a panel of its own).
+      const restoring = await panels.open({ theme });
+      await restoreStates(
+        restoring,
+        (english) => english,
+        async (state) => void found.push(...(await violations(restoring, state))),
+      );
+      assert.deepEqual(restoring.errors, []);
 
       await artifact(`axe-${theme}.txt`, found.join("\n"));
       assert.deepEqual(found, []);

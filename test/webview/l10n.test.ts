@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { artifact, chromiumPanels, type Panel } from "./page";
 import { PSEUDO_LETTERS, pseudo, pseudoBundle } from "./pseudo";
 import { recorded, snapshot } from "./stream";
+import { restoreStates } from "./restore-states";
 
 /** What overflows or is cut in the page now, one line each, named by `state`. */
 async function overflows(panel: Panel, state: string): Promise<string[]> {
@@ -141,6 +142,15 @@ describe("the panel in a long language (pseudo-locale, 40% longer, at 300px)", (
       await shown.locator(".form-actions").waitFor();
       await look(`${name}, editing`);
     }
+
+    // Restore… under the person's messages, in a panel of its own: choices, status, question, result.
+    const restoring = await panels.open({ width: 300, language: "de", bundle: pseudoBundle() });
+    await restoreStates(restoring, pseudo, async (state) => {
+      cut.push(...(await overflows(restoring, state)));
+      english.push(...(await untranslated(restoring, state, DATA)));
+      await restoring.screenshot(`l10n-pseudo-${state.replace(/[^a-z]+/gi, "-").toLowerCase()}`);
+    });
+    assert.deepEqual(restoring.errors, []);
 
     await artifact("l10n-pseudo.txt", [...cut, ...english].join("\n"));
     assert.deepEqual(cut, [], "controls that overflow or are cut");

@@ -219,6 +219,59 @@ describe("restore to one of the person's messages from the panel", () => {
     assert.equal(b!.store.rows("conversations").length, 1);
   });
 
+  it("tells the message's menu when its restore is done: what was restored, a refusal, a cancel", async () => {
+    const { first, second } = await twoMessages();
+    const done = (sent: HostMessage[]) => sent.filter((s) => s.type === "restoreDone");
+
+    // Restored after the person's yes: the files' words, and the new conversation for both.
+    const yes = askingHost();
+    const view = new PanelView(b!.store, b!.runner, yes.host);
+    const restoring = view.receive({ type: "restoreTo", item: second.id, files: true, conversation: true });
+    await yes.asked();
+    assert.deepEqual(done(yes.sent), [], "nothing is done while the question waits");
+    await view.receive({ type: "restoreAnswer", ask: yes.question().ask, yes: true });
+    await restoring;
+    assert.deepEqual(done(yes.sent), [
+      {
+        type: "restoreDone",
+        item: second.id,
+        ok: true,
+        text: "Restored 2 files. The conversation before this message is open as a new conversation.",
+      },
+    ]);
+
+    // The person's no in the panel.
+    const no = askingHost();
+    const other = new PanelView(b!.store, b!.runner, no.host);
+    const cancelled = other.receive({ type: "restoreTo", item: first.id, files: true, conversation: false });
+    await no.asked();
+    await other.receive({ type: "restoreAnswer", ask: no.question().ask, yes: false });
+    await cancelled;
+    assert.deepEqual(done(no.sent), [
+      {
+        type: "restoreDone",
+        item: first.id,
+        ok: false,
+        text: "Nothing was restored: The restore was cancelled.",
+      },
+    ]);
+
+    // Refused: not one of the person's messages; and a host that cannot restore files.
+    const refused = panelHost();
+    const third = new PanelView(b!.store, b!.runner, refused.host);
+    await third.receive({ type: "restoreTo", item: "gone", files: true, conversation: false });
+    assert.deepEqual(done(refused.sent), [
+      {
+        type: "restoreDone",
+        item: "gone",
+        ok: false,
+        text: "Nothing was restored: That message is no longer in the conversation.",
+      },
+    ]);
+    await third.receive({ type: "changesSince", item: first.id });
+    assert.equal(done(refused.sent).length, 1, "showing the changes is no restore");
+  });
+
   it("answers no when the panel is closed, or reloads, while its question waits", async () => {
     const { first, second } = await twoMessages();
     const closed = askingHost();
