@@ -8,13 +8,13 @@ import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
 import type { Host } from "./host";
 import { withInstructions } from "./instructions";
-import type { Store } from "./state";
+import type { PanelState } from "./state";
 import { usageLine } from "./usage";
 import { t } from "../src/protocol/l10n";
 
 /** What the views of items need: the replica, and the host to tell what the person does. */
 export interface Panel {
-  store: Store;
+  store: PanelState;
   host: Host;
 }
 
