@@ -20,14 +20,14 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 /** The host as the panel talks to it. */
-export interface Host {
+export interface PanelBridge {
   post(message: PanelMessage): void;
   state(): Partial<SavedState>;
   save(state: SavedState): void;
 }
 
 /** Connects to the host; VS Code allows one call of acquireVsCodeApi per page. */
-export function connect(): Host {
+export function connect(): PanelBridge {
   const api = acquireVsCodeApi();
   return {
     post: (message) => api.postMessage(message),

@@ -6,7 +6,7 @@ import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { withInstructions } from "./instructions";
 import type { PanelState } from "./state";
 import { usageLine } from "./usage";
@@ -15,7 +15,7 @@ import { t } from "../src/protocol/l10n";
 /** What the views of items need: the replica, and the host to tell what the person does. */
 export interface Panel {
   store: PanelState;
-  host: Host;
+  host: PanelBridge;
 }
 
 /** One item on screen. */

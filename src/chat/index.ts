@@ -4,7 +4,7 @@ export * from "./make";
 export { Store, ReadOnlyError, type Change, type Follow, type StoreOptions } from "./store";
 export * from "./approval";
 export { Runner, serve } from "./runner";
-export type { Host, Limits } from "./runner-host";
+export type { RunnerHost, Limits } from "./runner-host";
 export { recover, interruptedItem, type Recovered } from "./runner-recover";
 export { Answer, answerKey, parentOf, CUT_SHORT, INTERRUPTED, CALL_INTERRUPTED } from "./runner-items";
 export { exchanges, messagesOf, historyBefore, nextWork, type Exchange, type Work } from "./runner-history";

@@ -20,7 +20,7 @@ import type { Item } from "./rows";
 import type { Change, Store } from "./store";
 import type { Allowance } from "./judge";
 import { answer, givenBy, type After, type Offer, type Runs } from "./runner-answer";
-import type { Host } from "./runner-host";
+import type { RunnerHost } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
 import { t } from "../protocol/l10n";
@@ -55,7 +55,7 @@ export class Runner {
 
   constructor(
     readonly store: Store,
-    readonly host: Host,
+    readonly host: RunnerHost,
   ) {
     this.runs = {
       store,
@@ -262,7 +262,7 @@ export class Runner {
 }
 
 /** Starts the runner of `store` (see the top of this file) and returns it. */
-export function serve(store: Store, host: Host): Runner {
+export function serve(store: Store, host: RunnerHost): Runner {
   const runner = new Runner(store, host);
   runner.start();
   return runner;
