@@ -3,7 +3,7 @@ export * from "./rows";
 export * from "./make";
 export { Store, ReadOnlyError, type Change, type Follow, type StoreOptions } from "./store";
 export * from "./approval";
-export { Runner, serve } from "./runner";
+export { Runner, serveConversations } from "./runner";
 export type { RunnerHost, Limits } from "./runner-host";
 export { recover, interruptedItem, type Recovered } from "./runner-recover";
 export { Answer, answerKey, parentOf, CUT_SHORT, INTERRUPTED, CALL_INTERRUPTED } from "./runner-items";

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { endpoint, type Model } from "../agent";
 import { SPEC_MODELS } from "./schema";
-import { serve } from "./server";
+import { serveExecute } from "./server";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     fail(error instanceof Error ? error.message : String(error));
   }
   const models = Object.fromEntries(SPEC_MODELS.map((name) => [name, id]));
-  const server = await serve({
+  const server = await serveExecute({
     key,
     port,
     config: { models, resolve: (wanted) => (wanted === id ? model : undefined) },

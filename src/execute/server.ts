@@ -41,7 +41,7 @@ export interface ExecuteServer {
 }
 
 /** Starts the server on 127.0.0.1; resolves once it listens. */
-export async function serve(options: ServeOptions): Promise<ExecuteServer> {
+export async function serveExecute(options: ServeOptions): Promise<ExecuteServer> {
   if (!options.key) throw new Error("the execute server needs an API key");
   const expected = digest(options.key);
   const limit = options.limit ?? DEFAULT_LIMIT;

@@ -121,7 +121,7 @@ export async function openConversations(
     checkpoint?: (message: Item) => Promise<void>;
   },
 ): Promise<Opened> {
-  const { Store, serve, AgentPlugins } = core();
+  const { Store, serveConversations, AgentPlugins } = core();
   const workspace = core();
   const skills = core();
   const folder = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -224,7 +224,7 @@ export async function openConversations(
     problem: (text) => void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", text)),
     checkpoint: parts.checkpoint,
   };
-  const started = serve(store, host);
+  const started = serveConversations(store, host);
   later.runner = started;
   context.subscriptions.push({
     dispose: () => {

@@ -68,8 +68,8 @@ export class ExecuteApi implements vscode.Disposable {
    */
   async start(): Promise<string> {
     if (this.server) return this.server.url;
-    const { serveExecute: serve } = core();
-    this.server = await serve({
+    const { serveExecute } = core();
+    this.server = await serveExecute({
       key: await this.key(),
       port: settings().execute.port,
       config: () => this.config(),
