@@ -15,7 +15,7 @@ import { ALWAYS_ASK } from "./workspace/tools";
 export { listed, names };
 
 /** What the engine says of a call: it runs, it waits for the person, or it does not run. */
-export type Verdict = "allowed" | "ask" | "refused";
+export type ApprovalVerdict = "allowed" | "ask" | "refused";
 
 /** The person's own rule for a tool (the `tandem.approval` setting): wait for them, or run without asking. */
 export type Setting = "ask" | "allow";
@@ -73,7 +73,7 @@ export function coverable(name: string, rules: Pick<Rules, "askEvery">): boolean
  * unless they allowed it for this conversation or set it to `allow` (a tool of `askEvery` is asked
  * about every time); a read-only tool is allowed. `judge` (judge.ts) adds what the input says.
  */
-export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): Verdict {
+export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): ApprovalVerdict {
   if (!allowedTool(tool.name, rules.tools)) return "refused";
   if (!tool.readOnly && !rules.trusted) return "refused";
   const setting = rules.settings?.[tool.name];

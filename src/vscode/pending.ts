@@ -9,7 +9,7 @@ import vscode = require("vscode");
 import type { Action, Files, Pending, PendingChanges } from "../chat/pending/changes";
 import type { Hunk } from "../chat/pending/diff";
 import type { EditsMode } from "../chat/pending/mode";
-import type { Verdict } from "../chat/workspace/editor";
+import type { EditVerdict } from "../chat/workspace/editor";
 import type { PendingFile } from "../protocol/messages";
 import { core } from "./core";
 import { logged } from "./failures";
@@ -116,7 +116,7 @@ export class PendingReview implements vscode.Disposable {
   }
 
   /** Writes `text` as the file `path` at once, as a pending change (`recheck` right before the write). */
-  async write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<Verdict> {
+  async write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<EditVerdict> {
     return core().writePending(await this.changes(), path, shown, text, recheck);
   }
 
