@@ -19,7 +19,7 @@ import {
 } from "./checkpoints/checkpoints";
 import type { Ignore } from "./checkpoints/scan";
 import { originals } from "./checkpoint-forks";
-import { finishedText, notRestoredText, quoted, reason, restoredText } from "./checkpoint-words";
+import { finishedText, notRestoredText, quoted, reasonText, restoredText } from "./checkpoint-words";
 import type { Item } from "./rows";
 import { t } from "../protocol/l10n";
 
@@ -279,7 +279,9 @@ export class TurnCheckpoints {
     const put = all.length - removed;
     const several = done.length > 1;
     const left = done.flatMap((d) =>
-      d.restored.notRestored.map((n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${reason(n.why)})`),
+      d.restored.notRestored.map(
+        (n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${reasonText(n.why)})`,
+      ),
     );
     const notRestored = notRestoredText(left);
     return restoredText(message.text, put, removed) + (notRestored ? ` ${notRestored}` : "");
