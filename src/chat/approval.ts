@@ -11,6 +11,7 @@ import type { CommandRuleBook } from "./workspace/command-rules";
 import type { Folder } from "./workspace/folders";
 import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "./workspace/tools";
+import { reason } from "../protocol/reason";
 
 export { listed, names };
 
@@ -159,13 +160,7 @@ export async function askPerson(
     ask(asked, dismiss.signal, question).then(
       (value) => settle(value),
       // A notification that could not be shown leaves the panel to decide.
-      (error: unknown) =>
-        problem(
-          t(
-            "The approval question could not be shown: {0}",
-            error instanceof Error ? error.message : String(error),
-          ),
-        ),
+      (error: unknown) => problem(t("The approval question could not be shown: {0}", reason(error))),
     );
   });
   unfollow();

@@ -22,6 +22,7 @@ import { originals } from "./checkpoint-forks";
 import { finishedText, notRestoredText, quoted, reasonText, restoredText } from "./checkpoint-words";
 import type { Item } from "./rows";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** A workspace folder: where it is, and its name as the person knows it. */
 export interface Folder {
@@ -129,7 +130,7 @@ export class TurnCheckpoints {
         const store = await this.store(folder);
         await store.save(label, message.chat, undefined, message.id);
       } catch (error) {
-        failed.push(`${folder.name}: ${error instanceof Error ? error.message : String(error)}`);
+        failed.push(`${folder.name}: ${reason(error)}`);
       }
     }
     if (failed.length) throw new Error(t("No checkpoint was taken ({0}).", failed.join("; ")));

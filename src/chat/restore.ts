@@ -11,6 +11,7 @@ import { conversation } from "./make";
 import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { ViewHost } from "./view-host";
+import { reason } from "../protocol/reason";
 
 /** What the title of a conversation taken back to a message adds to its original's. */
 export const RESTORED = " (restored)";
@@ -94,7 +95,7 @@ export async function restoreTo(
     }
     return m.conversation ? forkBefore(store, item) : undefined;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = reason(error);
     const text =
       m.type === "changesSince"
         ? t("The changes cannot be shown: {0}", why)
