@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agent, endpoint, run, type Call, type Piece } from "../../../src/agent";
-import type { Command, Editor, NewFile, Proposal, Ran, EditVerdict } from "../../../src/chat/workspace/editor";
+import type {
+  Command,
+  Editor,
+  NewFile,
+  Proposal,
+  Ran,
+  EditVerdict,
+} from "../../../src/chat/workspace/editor";
 import { readFileWith } from "../../../src/chat/tools-read";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { LABEL, WORDS } from "../../../scripts/demo-model/grammar.mjs";

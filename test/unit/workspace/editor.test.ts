@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Command, Editor, NewFile, Proposal, Ran, EditVerdict } from "../../../src/chat/workspace/editor";
+import type {
+  Command,
+  Editor,
+  NewFile,
+  Proposal,
+  Ran,
+  EditVerdict,
+} from "../../../src/chat/workspace/editor";
 import { ALWAYS_ASK, workspaceTools } from "../../../src/chat/workspace/tools";
 import { call, folder, refusal, write } from "./fixtures";
 
