@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { says, scripted } from "../src/agent";
-import { EXECUTE_PATH, execute, serve, type ExecuteConfig } from "../src/execute";
+import { EXECUTE_PATH, execute, serveExecute, type ExecuteConfig } from "../src/execute";
 
 const KEY = "bench-key";
 const REQUESTS = 1000;
@@ -43,7 +43,7 @@ function config(turns: number): ExecuteConfig {
 }
 
 async function child(): Promise<void> {
-  const server = await serve({ key: KEY, limit: LIMIT, config: config(REQUESTS * 4 + MALFORMED) });
+  const server = await serveExecute({ key: KEY, limit: LIMIT, config: config(REQUESTS * 4 + MALFORMED) });
   const canned = JSON.stringify({
     action: "content",
     context: { content: "It is sunny in Paris, 21°C.", tool_request: null },

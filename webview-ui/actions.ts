@@ -3,7 +3,7 @@
  * marks code-block buttons with `data-action`; every link goes to the host, which decides.
  */
 import type { CodeAction } from "../src/protocol/messages";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { PLACEHOLDER, loadImage } from "./images";
 
 const ACTIONS: ReadonlySet<string> = new Set<CodeAction>(["copy", "insert", "new-file"]);
@@ -18,7 +18,7 @@ function codeOf(button: Element): { code: string; language: string } {
 }
 
 /** Listens for clicks in `root` on code-block buttons, remote images' placeholders and links. */
-export function wireBlocks(root: HTMLElement, host: Host): void {
+export function wireBlocks(root: HTMLElement, host: PanelBridge): void {
   root.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     if (!target?.closest(".markdown")) return;

@@ -8,12 +8,12 @@ import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
 import { RestoreMenu } from "./restore";
-import { byKey, type Store } from "./state";
+import { byKey, type PanelState } from "./state";
 import { t } from "../src/protocol/l10n";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */
 export function modelOptions(
-  store: Store,
+  store: PanelState,
   first?: { value: string; text: string },
 ): (HTMLOptionElement | HTMLOptGroupElement)[] {
   const groups = new Map<string, HTMLOptGroupElement>();
@@ -100,7 +100,7 @@ export function askAgain(
  * Whether the text item `item` ends a finished answer: no text comes after it in its answer and the
  * message (or retry) it answers is done. Regenerate is offered there.
  */
-export function endsAnswer(item: Item, store: Store): boolean {
+export function endsAnswer(item: Item, store: PanelState): boolean {
   if (item.kind !== "text" || !item.done || item.state === "interrupted") return false;
   const group = parentOf(item.id);
   if (!group || store.tables.items.get(group)?.done === false) return false;

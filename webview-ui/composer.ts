@@ -2,6 +2,7 @@
  * Where the person writes: a multi-line box (Enter sends, Shift+Enter breaks the line), attached
  * files and `@` context as chips, the model and assistant pickers, Send or Stop, and the context meter.
  */
+import { reason } from "../src/protocol/reason";
 import { usageLine } from "./usage";
 import type { ContextEntry, ContextSuggested, FileRef } from "../src/protocol/messages";
 import { button, compactCount, h, icon } from "./dom";
@@ -221,7 +222,7 @@ export class Composer {
     for (const image of images) {
       void image.then(
         (pasted) => this.panel.host.post({ type: "paste", ...pasted }),
-        (error: unknown) => this.say("warning", error instanceof Error ? error.message : String(error)),
+        (error: unknown) => this.say("warning", reason(error)),
       );
     }
   }

@@ -2,7 +2,7 @@
 import type { PanelMessage } from "../src/protocol/messages";
 
 /** What the panel keeps across reloads of the webview (not across restarts of the editor). */
-export interface PanelState {
+export interface SavedState {
   tab: string;
   draft: string;
   model: string;
@@ -20,20 +20,20 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 /** The host as the panel talks to it. */
-export interface Host {
+export interface PanelBridge {
   post(message: PanelMessage): void;
-  state(): Partial<PanelState>;
-  save(state: PanelState): void;
+  state(): Partial<SavedState>;
+  save(state: SavedState): void;
 }
 
 /** Connects to the host; VS Code allows one call of acquireVsCodeApi per page. */
-export function connect(): Host {
+export function connect(): PanelBridge {
   const api = acquireVsCodeApi();
   return {
     post: (message) => api.postMessage(message),
     state: () => {
       const saved = api.getState();
-      return saved && typeof saved === "object" ? (saved as Partial<PanelState>) : {};
+      return saved && typeof saved === "object" ? (saved as Partial<SavedState>) : {};
     },
     save: (state) => api.setState(state),
   };

@@ -7,7 +7,7 @@
  */
 import type { ImageLoaded } from "../src/protocol/messages";
 import { h } from "./dom";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { t } from "../src/protocol/l10n";
 import { hostOf } from "../src/protocol/url-host";
 
@@ -63,7 +63,7 @@ export function restoreImages(root: ParentNode): void {
 }
 
 /** The person clicked PLACEHOLDER: asks the host for its image (once while it loads). */
-export function loadImage(placeholder: HTMLElement, host: Host): void {
+export function loadImage(placeholder: HTMLElement, host: PanelBridge): void {
   const url = placeholder.dataset.image ?? "";
   if (!/^https:\/\//i.test(url) || asked.get(url)?.state === "loading") return;
   asked.set(url, { state: "loading" });

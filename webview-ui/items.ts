@@ -6,16 +6,16 @@ import { UserView, askAgain, endsAnswer } from "./again";
 import { BlockView } from "./blocks";
 import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { withInstructions } from "./instructions";
-import type { Store } from "./state";
+import type { PanelState } from "./state";
 import { usageLine } from "./usage";
 import { t } from "../src/protocol/l10n";
 
 /** What the views of items need: the replica, and the host to tell what the person does. */
 export interface Panel {
-  store: Store;
-  host: Host;
+  store: PanelState;
+  host: PanelBridge;
 }
 
 /** One item on screen. */

@@ -13,7 +13,7 @@ import { emptyState } from "./empty";
 import { connect } from "./host";
 import type { Panel } from "./items";
 import { MemoryPage, assistantsPage, pluginsPage, skillsPage } from "./pages";
-import { Store } from "./state";
+import { PanelState } from "./state";
 import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
@@ -23,7 +23,7 @@ import { restoreAsked, restoreDone } from "./restore";
 import { t } from "../src/protocol/l10n";
 
 const host = connect();
-const store = new Store();
+const store = new PanelState();
 const panel: Panel = { store, host };
 const saved = host.state();
 

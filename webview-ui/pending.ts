@@ -4,7 +4,7 @@
  */
 import type { PendingAction, PendingFile } from "../src/protocol/messages";
 import { button, fill, h } from "./dom";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { t } from "../src/protocol/l10n";
 
 /** The bar; hidden while nothing is pending. */
@@ -16,7 +16,7 @@ export class PendingBar {
     hidden: true,
   });
 
-  constructor(private readonly host: Pick<Host, "post">) {}
+  constructor(private readonly host: Pick<PanelBridge, "post">) {}
 
   /** Shows `files` (none: the bar hides). */
   show(files: PendingFile[]): void {

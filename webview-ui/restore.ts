@@ -7,7 +7,7 @@
 import type { RestoreAsked, RestoreDone } from "../src/protocol/messages";
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
-import type { Host } from "./host";
+import type { PanelBridge } from "./host";
 import { t } from "../src/protocol/l10n";
 import type { Panel } from "./items";
 
@@ -20,7 +20,7 @@ const asking: { menu?: RestoreMenu } = {};
  * Shows the host's question under its message; answers no at once when that message is not on
  * screen (the host would otherwise wait for an answer nobody can give).
  */
-export function restoreAsked(message: RestoreAsked, host: Host): void {
+export function restoreAsked(message: RestoreAsked, host: PanelBridge): void {
   // A new question replaces the one shown: the host has answered that one no already.
   asking.menu?.withdraw();
   const element = [...document.querySelectorAll<HTMLElement>(".restore-menu")].find(

@@ -23,7 +23,7 @@ function maps(): TableMaps {
 }
 
 /** What the panel knows. Views read it; only `main` changes it, as host messages arrive. */
-export class Store {
+export class PanelState {
   tables: TableMaps = maps();
   /** The HTML blocks of the open conversation's Markdown items, by item id. */
   blocks = new Map<string, BlockText>();

@@ -5,6 +5,7 @@ import { pdfText } from "./pdf";
 import { NotRegularError, openRegular } from "./regular";
 import { tool } from "./tool";
 import { READ_FILE, type Agent, type Attachment, type Tool } from "./types";
+import { reason } from "../protocol/reason";
 
 /** A document's text, kept so `read_file` can give the rest of it. */
 export interface Document {
@@ -104,7 +105,7 @@ function why(error: unknown): string {
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a folder";
   if (error instanceof NotRegularError) return `it is ${error.kind}, not a regular file`;
-  return error instanceof Error ? error.message : String(error);
+  return reason(error);
 }
 
 function sized(bytes: number): string {

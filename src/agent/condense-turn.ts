@@ -19,6 +19,7 @@ import {
   type View,
 } from "./condense";
 import type { Agent, Message, Piece, Request, Turn } from "./types";
+import { reason } from "../protocol/reason";
 
 /** What a person or a host tells condensing, and what it keeps between rounds (on `Agent.condensing`). */
 export interface Condensing {
@@ -145,7 +146,7 @@ export async function viewFor(a: Agent, request: Request, signal?: AbortSignal):
 
 /** True when `error` says the request was longer than the model's window. */
 function overflowed(error: unknown): boolean {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = reason(error);
   return /too long for the context window|maximum context length|context_length_exceeded/i.test(text);
 }
 
@@ -180,7 +181,7 @@ export async function condensedTurn(
       return turn;
     } catch (error) {
       if (attempt > 0 || shown || request.signal?.aborted || !overflowed(error)) throw error;
-      const named = windowIn(error instanceof Error ? error.message : String(error));
+      const named = windowIn(reason(error));
       if (named > 0 && (a.window <= 0 || named < a.window)) a.window = named;
       else if (a.window <= 0) a.window = c.fallback ?? FALLBACK_WINDOW;
       else c.ratio = Math.min(3, (c.ratio ?? 1) * 1.5);

@@ -9,6 +9,7 @@ import { pricesOf } from "./prices";
 import { windowOf } from "./window";
 import { body } from "./wire";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 export { windowOf } from "./window";
 
@@ -96,9 +97,7 @@ export function served(
       try {
         client = await api();
       } catch (error) {
-        throw new Error(
-          `Cannot reach the model ${name}: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new Error(`Cannot reach the model ${name}: ${reason(error)}`);
       }
       const key = streaming.key ?? factsKey(client.baseURL, id);
       // What earlier turns and runs learned: read at each turn, as another model object may have learned more.

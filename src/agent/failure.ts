@@ -2,6 +2,7 @@
 import { APIConnectionError, APIError } from "openai";
 import type { Learned } from "./facts";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** How failed requests are tried again: at most `attempts` more times, waiting `baseMs` · 2^n (or Retry-After). */
 export interface Retry {
@@ -111,7 +112,7 @@ export function explain(error: unknown, place: Place): string {
       ? t("The connection to {0} dropped in the middle of the answer ({1}).", baseURL, cause(error))
       : t("Cannot reach the endpoint {0} ({1}).", baseURL, cause(error));
   }
-  if (!(error instanceof APIError)) return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof APIError)) return reason(error);
   const text = said(error);
   const status = error.status;
   if (status === undefined) return t("The model {0} failed in the middle of its answer: {1}", model, text);

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { reason } from "../protocol/reason";
 
 interface Parsed {
   text: string;
@@ -38,7 +39,7 @@ function load(): Promise<ParserClass> {
     })
     .catch((error: unknown) => {
       loading = undefined;
-      const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const why = reason(error).split("\n")[0];
       throw new Error(`the PDF reader could not be loaded (${why})`);
     });
   return loading;
@@ -59,9 +60,7 @@ export async function pdfText(data: Uint8Array): Promise<string> {
     const name = error instanceof Error ? error.name : "";
     if (name === "PasswordException") throw new Error("it is protected by a password");
     if (name === "InvalidPDFException") throw new Error("it is not a valid PDF");
-    throw new Error(
-      `it could not be read as a PDF (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw new Error(`it could not be read as a PDF (${reason(error)})`);
   } finally {
     await parser.destroy().catch(() => undefined);
   }

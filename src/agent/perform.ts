@@ -1,5 +1,9 @@
 /** Running the tool calls of one turn: approval, argument errors, timeouts, and stop. */
+import { reason } from "../protocol/reason";
 import { DECLINED, type Agent, type Call, type Piece, type Tool } from "./types";
+
+// Kept here too, where the core has always imported it from.
+export { reason };
 
 /** How long a tool call may take when neither the tool nor the agent says. */
 export const TOOL_TIMEOUT_MS = 120_000;
@@ -88,10 +92,4 @@ function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefin
       },
     );
   });
-}
-
-/** The text of what a tool or model threw. */
-export function reason(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
 }

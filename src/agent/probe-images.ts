@@ -4,6 +4,7 @@ import { clip, type Report } from "./probe-report";
 import { failed, ms, refusal, stop, streamed, type Session } from "./probe-stream";
 import type { Request } from "./types";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** A 1×1 red PNG. */
 const PIXEL =
@@ -33,7 +34,7 @@ export async function images(session: Session, report: Report): Promise<void> {
               : t("It accepts an image (asked the colour of a red pixel)."),
           };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = reason(error);
     // A server without image support may say so with a 5xx (llama.cpp without its projector) or mid-stream.
     const named = error instanceof APIError && error.status !== 429 && IMAGE_WORDS.test(message);
     if (!session.signal?.aborted && (named || refusal(error, report))) {

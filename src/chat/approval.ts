@@ -11,11 +11,12 @@ import type { CommandRuleBook } from "./workspace/command-rules";
 import type { Folder } from "./workspace/folders";
 import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "./workspace/tools";
+import { reason } from "../protocol/reason";
 
 export { listed, names };
 
 /** What the engine says of a call: it runs, it waits for the person, or it does not run. */
-export type Verdict = "allowed" | "ask" | "refused";
+export type ApprovalVerdict = "allowed" | "ask" | "refused";
 
 /** The person's own rule for a tool (the `tandem.approval` setting): wait for them, or run without asking. */
 export type Setting = "ask" | "allow";
@@ -73,7 +74,7 @@ export function coverable(name: string, rules: Pick<Rules, "askEvery">): boolean
  * unless they allowed it for this conversation or set it to `allow` (a tool of `askEvery` is asked
  * about every time); a read-only tool is allowed. `judge` (judge.ts) adds what the input says.
  */
-export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): Verdict {
+export function verdict(tool: Pick<Tool, "name" | "readOnly">, rules: Rules): ApprovalVerdict {
   if (!allowedTool(tool.name, rules.tools)) return "refused";
   if (!tool.readOnly && !rules.trusted) return "refused";
   const setting = rules.settings?.[tool.name];
@@ -159,13 +160,7 @@ export async function askPerson(
     ask(asked, dismiss.signal, question).then(
       (value) => settle(value),
       // A notification that could not be shown leaves the panel to decide.
-      (error: unknown) =>
-        problem(
-          t(
-            "The approval question could not be shown: {0}",
-            error instanceof Error ? error.message : String(error),
-          ),
-        ),
+      (error: unknown) => problem(t("The approval question could not be shown: {0}", reason(error))),
     );
   });
   unfollow();

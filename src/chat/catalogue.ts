@@ -10,6 +10,7 @@ import { editorId, endpointId, endpointKey, placeOf, type Place } from "./catalo
 import { localChoices, LOCAL_SERVERS, PROBE_MS, type LocalServer } from "./catalogue-local";
 import { EDITOR_GROUP, ENDPOINT_GROUP } from "./make";
 import type { Choice } from "./rows";
+import { reason } from "../protocol/reason";
 
 export * from "./catalogue-id";
 export * from "./catalogue-local";
@@ -68,7 +69,7 @@ function reasonOf(error: unknown): string {
     return `HTTP ${error.status}${said ? `: ${said}` : ""}`;
   }
   if (error instanceof SyntaxError) return "its answer to GET /models is not JSON";
-  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
+  return reason(error).slice(0, 200);
 }
 
 /**

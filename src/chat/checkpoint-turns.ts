@@ -19,9 +19,10 @@ import {
 } from "./checkpoints/checkpoints";
 import type { Ignore } from "./checkpoints/scan";
 import { originals } from "./checkpoint-forks";
-import { finishedText, notRestoredText, quoted, reason, restoredText } from "./checkpoint-words";
+import { finishedText, notRestoredText, quoted, reasonText, restoredText } from "./checkpoint-words";
 import type { Item } from "./rows";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** A workspace folder: where it is, and its name as the person knows it. */
 export interface Folder {
@@ -129,7 +130,7 @@ export class TurnCheckpoints {
         const store = await this.store(folder);
         await store.save(label, message.chat, undefined, message.id);
       } catch (error) {
-        failed.push(`${folder.name}: ${error instanceof Error ? error.message : String(error)}`);
+        failed.push(`${folder.name}: ${reason(error)}`);
       }
     }
     if (failed.length) throw new Error(t("No checkpoint was taken ({0}).", failed.join("; ")));
@@ -279,7 +280,9 @@ export class TurnCheckpoints {
     const put = all.length - removed;
     const several = done.length > 1;
     const left = done.flatMap((d) =>
-      d.restored.notRestored.map((n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${reason(n.why)})`),
+      d.restored.notRestored.map(
+        (n) => `${several ? `${d.folder.name}/` : ""}${n.path} (${reasonText(n.why)})`,
+      ),
     );
     const notRestored = notRestoredText(left);
     return restoredText(message.text, put, removed) + (notRestored ? ` ${notRestored}` : "");

@@ -109,7 +109,7 @@ const WITH_VALUES: [RegExp, (...values: string[]) => string][] = [
 ];
 
 /** A reason the checkpoint store gave for a path (not kept, not restored), in the person's language. */
-export function reason(why: string): string {
+export function reasonText(why: string): string {
   const fixed = REASONS.get(why);
   if (fixed) return fixed();
   for (const [pattern, say] of WITH_VALUES) {

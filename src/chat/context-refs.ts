@@ -21,6 +21,7 @@ import { MAX_IMAGE_BYTES, rasterType } from "./workspace/image";
 import { nameFolders, placesOf } from "./workspace/folders";
 import { inside } from "./workspace/paths";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** The selection in the editor: its file (workspace-relative), lines (1-based, inclusive) and text. */
 export interface EditorSelection {
@@ -167,9 +168,7 @@ export async function resolveRefs(
     try {
       out.files.push(await resolveOne(ref, editor, kept));
     } catch (error) {
-      out.refused.push(
-        t("Tandem did not add {0}: {1}", nameOf(ref), error instanceof Error ? error.message : String(error)),
-      );
+      out.refused.push(t("Tandem did not add {0}: {1}", nameOf(ref), reason(error)));
     }
   }
   return out;

@@ -14,6 +14,7 @@ import { FINAL, parentOf } from "./runner-items";
 import type { Store } from "./store";
 import type { ViewHost } from "./view";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** The message as the person sends it again: its words, its files, and the model it goes to ("" the agent's). */
 export interface Resent {
@@ -134,7 +135,7 @@ export async function sendAgain(
     const files = m.files.map((f) => fileRef(f.path, f.name));
     return await fork(store, item, { text: m.text, files, model: m.model }, EDITED);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = reason(error);
     host.send({ type: "notice", level: "error", text: t("Nothing was sent: {0}", why) });
     return undefined;
   }

@@ -14,7 +14,7 @@ import {
   type Decision,
   type Question,
   type Rules,
-  type Verdict,
+  type ApprovalVerdict,
 } from "./approval";
 import { ownText } from "./quoted";
 import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
@@ -40,7 +40,7 @@ export interface Allowance {
 
 /** The engine's judgement of one call. */
 export interface Judgement {
-  verdict: Verdict;
+  verdict: ApprovalVerdict;
   /** Why the person is asked, each a sentence ("It can run code on your machine …"). */
   reasons: string[];
   /** The call on one line, whole, hidden characters written out. */

@@ -18,6 +18,7 @@ import { isStdio, sourceOf, type PluginSource } from "./plugins-source";
 import { secretKey, type Assistant, type Plugin, type Secrets } from "./rows";
 import type { Store } from "./store";
 import { visible } from "./workspace/visible";
+import { reason } from "../protocol/reason";
 
 /** What the editor decides for the plugins; each is asked again at every run. */
 export interface AgentPluginsOptions {
@@ -58,11 +59,6 @@ function printOf(source: PluginSource): string {
   // The key is kept as a hash: a change shows, and no second copy of the key lies around.
   const key = source.key === undefined ? "" : createHash("sha256").update(source.key).digest("hex");
   return JSON.stringify(["http", source.name, source.address, source.header, key, source.allowPrivate]);
-}
-
-/** The message of ERROR. */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -142,7 +138,7 @@ export class AgentPlugins {
         try {
           return { key: await this.secrets.get(secretKey(row.id)) };
         } catch (error) {
-          return { failure: `could not read its key: ${messageOf(error)}` };
+          return { failure: `could not read its key: ${reason(error)}` };
         }
       }),
     );
@@ -169,7 +165,7 @@ export class AgentPlugins {
         });
       } catch (error) {
         this.end(row.id);
-        this.note(row.id, `could not read its address: ${messageOf(error)}`);
+        this.note(row.id, `could not read its address: ${reason(error)}`);
         continue;
       }
       const print = printOf(source);

@@ -20,6 +20,7 @@ import { AddressError, checkPublic } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
 import { distinctNames, parametersOf, resultText, toolNames } from "./plugins-result";
 import { commandLine, isStdio, type HttpSource, type PluginSource, type StdioSource } from "./plugins-source";
+import { reason } from "../protocol/reason";
 
 export * from "./plugins-source";
 
@@ -66,7 +67,7 @@ function reasonOf(error: unknown): string {
   if (code === "ENOENT") return "the program was not found";
   if (code === "EACCES") return "the program may not be run";
   if (code === "ENOTFOUND") return "the name does not resolve";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = reason(error);
   return code && !message.includes(code) ? `${code} ${message}` : message;
 }
 

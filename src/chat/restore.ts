@@ -11,6 +11,7 @@ import { conversation } from "./make";
 import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { ViewHost } from "./view-host";
+import { reason } from "../protocol/reason";
 
 /** What the title of a conversation taken back to a message adds to its original's, in English (the title says it in the person's language). */
 export const RESTORED = " (restored)";
@@ -103,7 +104,7 @@ export async function restoreTo(
       host.send({ type: "restoreDone", item: m.item, ok: true, text: done.join(" ") });
     return chat;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = reason(error);
     const text =
       m.type === "changesSince"
         ? t("The changes cannot be shown: {0}", why)

@@ -16,7 +16,7 @@ import { nameFolders } from "./workspace/folders";
 import { personAssistant } from "./person-assistants";
 import type { Assistant, Item } from "./rows";
 import { approval } from "./runner-approve";
-import type { Host } from "./runner-host";
+import type { RunnerHost } from "./runner-host";
 import { condensingOf } from "../agent/condense-turn";
 import {
   compactNow,
@@ -55,7 +55,7 @@ export const FALLBACK_ASSISTANT: Assistant = {
 /** What every run of one runner shares. */
 export interface Runs {
   store: Store;
-  host: Host;
+  host: RunnerHost;
   /** What the person allowed for the conversation `chat` ("always"): tools, and hosts to fetch from. */
   allowed(chat: string): Allowance;
   /** What "always" from the panel offers and grants, by the key of each call waiting for the person. */
@@ -124,7 +124,7 @@ export function modelIdOf(work: Work, assistant: Assistant): string {
 }
 
 /** The attachments of a message's files, through the editor; throws "Cannot read NAME: why". */
-async function attachmentsOf(host: Host, files: readonly FileRef[]): Promise<Attachment[]> {
+async function attachmentsOf(host: RunnerHost, files: readonly FileRef[]): Promise<Attachment[]> {
   const out: Attachment[] = [];
   for (const ref of files) {
     try {
@@ -139,7 +139,7 @@ async function attachmentsOf(host: Host, files: readonly FileRef[]): Promise<Att
 }
 
 /** What the files of an earlier message add to it, each file on its own (one gone leaves a note). */
-export async function givenBy(host: Host, user: Item): Promise<Attached> {
+export async function givenBy(host: RunnerHost, user: Item): Promise<Attached> {
   const out: Attached = { text: "", images: [], documents: [] };
   for (const ref of user.files) {
     try {

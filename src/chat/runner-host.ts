@@ -16,7 +16,7 @@ export interface Limits {
 }
 
 /** What the runner needs from the editor. Only `model` is required. */
-export interface Host {
+export interface RunnerHost {
   /** The model of a Choice id ("" the default model); undefined when there is none. */
   model(id: string): Model | undefined | Promise<Model | undefined>;
   /** The tools the editor offers the assistant (workspace tools, its plugins' tools). */

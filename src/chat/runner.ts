@@ -1,12 +1,12 @@
 /**
- * The runner (`serve`): answers every unanswered message in the background, one at a time in a
+ * The runner (`serveConversations`): answers every unanswered message in the background, one at a time in a
  * conversation and conversations side by side. It follows the store, not any view: a closed panel
  * does not stop a run, and a new runner on the same store goes on where the last one was cut off
  * (see runner-recover.ts). A "stop" item ends the conversation's run, keeping what it wrote; a
  * "retry" item answers the last message again below the old answer.
  *
  * Using it:
- *   const runner = serve(store, { model: (id) => modelOf(id), tools: (a) => toolsFor(a), approve: ask });
+ *   const runner = serveConversations(store, { model: (id) => modelOf(id), tools: (a) => toolsFor(a), approve: ask });
  *   store.put("items", asked("Hello", chat));   // the runner answers it
  *   runner.decide(callKey, true, true);         // the person's decision from the panel ("always")
  *   await runner.close();                        // before store.close()
@@ -20,7 +20,7 @@ import type { Item } from "./rows";
 import type { Change, Store } from "./store";
 import type { Allowance } from "./judge";
 import { answer, givenBy, type After, type Offer, type Runs } from "./runner-answer";
-import type { Host } from "./runner-host";
+import type { RunnerHost } from "./runner-host";
 import { nextWork, type Work } from "./runner-history";
 import { recover, type Recovered } from "./runner-recover";
 import { t } from "../protocol/l10n";
@@ -55,7 +55,7 @@ export class Runner {
 
   constructor(
     readonly store: Store,
-    readonly host: Host,
+    readonly host: RunnerHost,
   ) {
     this.runs = {
       store,
@@ -262,7 +262,7 @@ export class Runner {
 }
 
 /** Starts the runner of `store` (see the top of this file) and returns it. */
-export function serve(store: Store, host: Host): Runner {
+export function serveConversations(store: Store, host: RunnerHost): Runner {
   const runner = new Runner(store, host);
   runner.start();
   return runner;

@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { ForeignLine, readLine } from "./store-lines";
 import { State, type Change } from "./store-state";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 /** What reading a journal found. */
 export interface Reading {
@@ -62,17 +63,12 @@ export function replay(
         t(
           "Line {0} of the conversation journal could not be read and was skipped: {1}.",
           first + i,
-          message(e),
+          reason(e),
         ),
       );
       skipped.push(line);
     }
   }
-}
-
-/** The words of an error `e`, as a problem says it. */
-export function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** Reads the journal at `path` (none: empty). Nothing on disk is changed. */
@@ -251,7 +247,7 @@ export class Appender {
         this.writeScheduled = false;
         return this.write();
       })
-      .catch((e) => this.onError(t("Tandem could not save a change to its conversations: {0}", message(e))));
+      .catch((e) => this.onError(t("Tandem could not save a change to its conversations: {0}", reason(e))));
   }
 
   private async write(): Promise<void> {
@@ -305,7 +301,7 @@ export class Appender {
       if (this.queue.length) await this.write();
     });
     this.chain = step.catch((e) =>
-      this.onError(t("Tandem could not compact its conversation journal: {0}", message(e))),
+      this.onError(t("Tandem could not compact its conversation journal: {0}", reason(e))),
     );
     return step;
   }

@@ -3,7 +3,8 @@
  * compaction once the journal has grown past twice the live rows, and each failure of either said
  * to the person (a failing sync once, until one succeeds).
  */
-import { message, type Appender } from "./store-file";
+import type { Appender } from "./store-file";
+import { reason } from "../protocol/reason";
 
 /** When the upkeep acts: how soon appended lines are fsynced, and the least size worth compacting. */
 export interface UpkeepOptions {
@@ -47,7 +48,7 @@ export class Upkeep {
     if (!this.compaction && appender.bytes > compactMinBytes && appender.bytes > 2 * grown) {
       compact().catch((error: unknown) =>
         this.report(
-          `Tandem could not compact its conversations' journal (${message(error)}); it keeps appending to it.`,
+          `Tandem could not compact its conversations' journal (${reason(error)}); it keeps appending to it.`,
         ),
       );
     }
@@ -76,7 +77,7 @@ export class Upkeep {
     if (this.syncFailing) return;
     this.syncFailing = true;
     this.report(
-      `Tandem could not make its latest conversation changes safe on disk (${message(error)}); it tries again with the next change.`,
+      `Tandem could not make its latest conversation changes safe on disk (${reason(error)}); it tries again with the next change.`,
     );
   }
 }

@@ -40,12 +40,13 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { checked, type Conversation, type Item, type Rows, type Table } from "./rows";
 import { changeLine, deleteLine, putLine } from "./store-lines";
-import { Appender, message, readJournal, readSince, repair, replay, type Reading } from "./store-file";
+import { Appender, readJournal, readSince, repair, replay, type Reading } from "./store-file";
 import { ReadOnlyError, tryLock, type Lock } from "./store-lock";
 import { State, type Change } from "./store-state";
 import { Upkeep } from "./store-upkeep";
 import { Views, type Follow } from "./store-views";
 import { t } from "../protocol/l10n";
+import { reason } from "../protocol/reason";
 
 export { ReadOnlyError } from "./store-lock";
 export type { Change } from "./store-state";
@@ -342,7 +343,7 @@ export class Store {
       this.offset = since.size;
       for (const text of problems) this.report(text);
     } catch (e) {
-      this.report(t("Tandem could not follow the conversations of another window: {0}", message(e)));
+      this.report(t("Tandem could not follow the conversations of another window: {0}", reason(e)));
     }
   }
 

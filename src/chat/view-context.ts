@@ -9,6 +9,7 @@ import { suggest } from "./context-suggest";
 import { t } from "../protocol/l10n";
 import { forgetKept } from "./context-sweep";
 import type { Item } from "./rows";
+import { reason } from "../protocol/reason";
 
 /** What the editor gives the panel's context: what it knows, and where kept files go. */
 export interface ContextHost {
@@ -52,7 +53,7 @@ export class PanelContext {
       const file = await this.kept.image(data, name);
       this.send({ type: "attached", files: [file] });
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = reason(error);
       this.send({
         type: "notice",
         level: "warning",

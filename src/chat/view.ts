@@ -24,6 +24,7 @@ import type { Change, Store } from "./store";
 import { fetchImage } from "./workspace/image";
 import { PanelContext } from "./view-context";
 import { deleteAssistant, listed, personAssistants, saveAssistant } from "./view-assistants";
+import { reason } from "../protocol/reason";
 
 export type { ViewHost } from "./view-host";
 import type { ViewHost } from "./view-host";
@@ -223,7 +224,7 @@ export class PanelView {
       if (!/^https:\/\//i.test(url)) throw new Error(t("only https images are loaded"));
       message = { type: "image", url, data: await fetchImage(url, this.host.images) };
     } catch (error) {
-      message = { type: "image", url, error: error instanceof Error ? error.message : String(error) };
+      message = { type: "image", url, error: reason(error) };
     }
     this.host.send(message);
   }

@@ -13,6 +13,7 @@ import {
   type HTTPValidationError,
 } from "./schema";
 import { check, type Problem } from "./validation";
+import { reason } from "../protocol/reason";
 
 /** Where `execute` finds its models. */
 export interface ExecuteConfig {
@@ -86,7 +87,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // An error's message on one line, without a stack, short enough to read.
 function readable(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = reason(error);
   const line = text.split("\n")[0].trim() || "unknown error";
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }

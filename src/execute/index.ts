@@ -21,4 +21,4 @@ export { check, type Problem, type Loc, type Checked } from "./validation";
 export { readBody, type Body } from "./body";
 export { toRequest, toMessages, toFunction, toParameters, remembered, NO_RESULT } from "./conversation";
 export { execute, toResponse, type ExecuteConfig, type Outcome, type Detail } from "./execute";
-export { serve, EXECUTE_PATH, DEFAULT_LIMIT, type ServeOptions, type ExecuteServer } from "./server";
+export { serveExecute, EXECUTE_PATH, DEFAULT_LIMIT, type ServeOptions, type ExecuteServer } from "./server";

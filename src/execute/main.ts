@@ -6,7 +6,8 @@
 import { parseArgs } from "node:util";
 import { endpoint, type Model } from "../agent";
 import { SPEC_MODELS } from "./schema";
-import { serve } from "./server";
+import { serveExecute } from "./server";
+import { reason } from "../protocol/reason";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
         fail(`--port must be a port number (0-65535), not "${values.port}".`);
     }
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\nusage: execute-server [--port P]`);
+    fail(`${reason(error)}\nusage: execute-server [--port P]`);
   }
   const key = process.env.TANDEM_EXECUTE_KEY;
   if (!key)
@@ -36,10 +37,10 @@ async function main(): Promise<void> {
   try {
     model = endpoint({ baseURL: process.env.AI_URL, apiKey: process.env.AI_API_KEY, model: id });
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    fail(reason(error));
   }
   const models = Object.fromEntries(SPEC_MODELS.map((name) => [name, id]));
-  const server = await serve({
+  const server = await serveExecute({
     key,
     port,
     config: { models, resolve: (wanted) => (wanted === id ? model : undefined) },
@@ -54,6 +55,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`execute server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`execute server: ${reason(error)}\n`);
   process.exit(1);
 });

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { readBody } from "./body";
 import { execute, type ExecuteConfig } from "./execute";
+import { reason } from "../protocol/reason";
 
 /** The one path the server answers. */
 export const EXECUTE_PATH = "/v4/agents/execute";
@@ -41,7 +42,7 @@ export interface ExecuteServer {
 }
 
 /** Starts the server on 127.0.0.1; resolves once it listens. */
-export async function serve(options: ServeOptions): Promise<ExecuteServer> {
+export async function serveExecute(options: ServeOptions): Promise<ExecuteServer> {
   if (!options.key) throw new Error("the execute server needs an API key");
   const expected = digest(options.key);
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -49,7 +50,7 @@ export async function serve(options: ServeOptions): Promise<ExecuteServer> {
   let closing = false;
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      options.log?.(`execute server: ${error instanceof Error ? error.message : String(error)}`);
+      options.log?.(`execute server: ${reason(error)}`);
       if (!res.headersSent) send(res, 500, { detail: "Internal Server Error" });
       else res.destroy();
     });

@@ -1,5 +1,6 @@
 // A tool call's arguments, read by one rule wherever they are read: the agent running a tool, a
 // plugin, VS Code's tools, the summaries the person is shown, and the panel.
+import { reason } from "./reason";
 
 /** A call's arguments read: the record they hold, or the reason they cannot be used, said so a model can act on it. */
 export type ReadArgs = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -20,8 +21,7 @@ export function readArgs(text: string): ReadArgs {
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `The arguments are not valid JSON (${reason}): ${clip(text)}` };
+    return { ok: false, error: `The arguments are not valid JSON (${reason(error)}): ${clip(text)}` };
   }
   if (!isRecord(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;

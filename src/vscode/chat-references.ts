@@ -7,6 +7,7 @@
 import vscode = require("vscode");
 import type { Attachment } from "../agent/types";
 import { core } from "./core";
+import { reason } from "../protocol/reason";
 
 /** Entries of a folder listed at most. */
 const MAX_LISTED = 500;
@@ -42,7 +43,7 @@ export async function chatReferences(request: vscode.ChatRequest, folder: string
     try {
       await one(ref, folder, out);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = reason(error);
       out.notes.push(`[The reference ${named(ref)} could not be read: ${why}]`);
     }
   }

@@ -17,7 +17,7 @@ import {
 } from "../chat/chat-view-checkpoints";
 import type { Item } from "../chat/rows";
 import type { CheckpointReview } from "./checkpoints";
-import { why } from "./failures";
+import { reason } from "../protocol/reason";
 
 /** The command that restores the files to before a Chat view message: its argument is `{ chat, id }`. */
 export const RESTORE_CHAT_MESSAGE = "tandem.restoreChatMessage";
@@ -97,8 +97,8 @@ export function registerChatRestore(context: vscode.ExtensionContext, checkpoint
         void vscode.window.showInformationMessage(vscode.l10n.t("Tandem: {0}", text));
         return text;
       } catch (error) {
-        void vscode.window.showWarningMessage(vscode.l10n.t("Tandem: {0}", why(error)));
-        return why(error);
+        void vscode.window.showWarningMessage(vscode.l10n.t("Tandem: {0}", reason(error)));
+        return reason(error);
       }
     }),
   );
@@ -133,7 +133,7 @@ export async function restoreInChat(
   try {
     stream.markdown(await checkpoints.restore(picked.checkpoint));
   } catch (error) {
-    stream.markdown(why(error));
+    stream.markdown(reason(error));
   }
   return result;
 }

@@ -10,7 +10,7 @@ import vscode = require("vscode");
 import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
 import { keptChats } from "../chat/chat-view-checkpoints";
 import { neededChats, Waiting } from "../chat/checkpoint-forks";
-import { reason, restoreQuestion, unsavedAmong } from "../chat/checkpoint-words";
+import { reasonText, restoreQuestion, unsavedAmong } from "../chat/checkpoint-words";
 import type { Item } from "../chat/rows";
 import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
@@ -188,7 +188,7 @@ export class CheckpointReview implements vscode.Disposable {
     if (version.kind === "file") return version.bytes.toString("utf8");
     if (version.kind === "link") return vscode.l10n.t("(a link to {0})", version.target);
     if (version.kind === "folder") return vscode.l10n.t("(a folder)");
-    return vscode.l10n.t("(not kept in the checkpoint: {0})", reason(version.why));
+    return vscode.l10n.t("(not kept in the checkpoint: {0})", reasonText(version.why));
   }
 }
 

@@ -1,6 +1,6 @@
 import vscode = require("vscode");
 import type { Tool } from "../agent/types";
-import type { Host } from "../chat/runner-host";
+import type { RunnerHost } from "../chat/runner-host";
 import type { Runner } from "../chat/runner";
 import type { Store } from "../chat/store";
 import type { Assistant, Item } from "../chat/rows";
@@ -121,7 +121,7 @@ export async function openConversations(
     checkpoint?: (message: Item) => Promise<void>;
   },
 ): Promise<Opened> {
-  const { Store, serve, AgentPlugins } = core();
+  const { Store, serveConversations, AgentPlugins } = core();
   const workspace = core();
   const skills = core();
   const folder = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -155,7 +155,7 @@ export async function openConversations(
       return said === allow;
     },
   });
-  const host: Host = {
+  const host: RunnerHost = {
     model: (id) => parts.models.resolve(id),
     tools: async (assistant) => [...(await agentTools(parts.editor)), ...(await plugins.tools(assistant))],
     // The engine judged the call (settings, protected paths, hosts); the person answers its question.
@@ -224,7 +224,7 @@ export async function openConversations(
     problem: (text) => void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", text)),
     checkpoint: parts.checkpoint,
   };
-  const started = serve(store, host);
+  const started = serveConversations(store, host);
   later.runner = started;
   context.subscriptions.push({
     dispose: () => {

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { currentBundle, t } from "../protocol/l10n";
-import { why } from "./failures";
+import { reason } from "../protocol/reason";
 
 /** What dist/core.js holds. */
 export type Core = typeof import("./core-entry");
@@ -22,7 +22,7 @@ export function core(): Core {
       loaded.setBundle(currentBundle());
     } catch (e) {
       throw new Error(
-        t("Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.", file, why(e)),
+        t("Tandem's core could not be loaded from {0} ({1}). Reinstall the extension.", file, reason(e)),
       );
     }
   }

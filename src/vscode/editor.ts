@@ -9,7 +9,7 @@ import type {
   Problem,
   Proposal,
   Ran,
-  Verdict,
+  EditVerdict,
 } from "../chat/workspace/editor";
 import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
 import { commandEnv } from "../chat/workspace/command-env";
@@ -92,7 +92,7 @@ export class VsCodeEditor implements Editor {
     return this.pending ? (await this.pending.list()).map((f) => f.path) : [];
   }
 
-  async propose(p: Proposal): Promise<Verdict> {
+  async propose(p: Proposal): Promise<EditVerdict> {
     if (this.pending?.mode() === "pending") {
       // Counted before the write, so the language server's answer to it is the one waited for.
       this.problemChanges.wrote(p.path);
@@ -136,7 +136,7 @@ export class VsCodeEditor implements Editor {
     }
   }
 
-  async create(file: NewFile): Promise<Verdict | void> {
+  async create(file: NewFile): Promise<EditVerdict | void> {
     this.problemChanges.wrote(file.path);
     if (this.pending?.mode() === "pending")
       return this.pending.write(file.path, file.shown, file.content, file.recheck);

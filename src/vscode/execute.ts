@@ -5,7 +5,8 @@ import type { ExecuteConfig, ExecuteServer, Outcome } from "../execute/index";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
-import { shown, why } from "./failures";
+import { shown } from "./failures";
+import { reason } from "../protocol/reason";
 
 const KEY = "tandem.execute.key";
 
@@ -68,8 +69,8 @@ export class ExecuteApi implements vscode.Disposable {
    */
   async start(): Promise<string> {
     if (this.server) return this.server.url;
-    const { serveExecute: serve } = core();
-    this.server = await serve({
+    const { serveExecute } = core();
+    this.server = await serveExecute({
       key: await this.key(),
       port: settings().execute.port,
       config: () => this.config(),
@@ -103,7 +104,7 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
         if (pick === copy) await vscode.commands.executeCommand("tandem.copyExecuteServer");
         return url;
       } catch (e) {
-        vscode.window.showErrorMessage(vscode.l10n.t("The execute server did not start: {0}", why(e)));
+        vscode.window.showErrorMessage(vscode.l10n.t("The execute server did not start: {0}", reason(e)));
         return undefined;
       }
     }),

@@ -3,17 +3,13 @@
  * was their action (opening a file, a command, a link), the log when it was the extension's own.
  */
 import vscode = require("vscode");
-
-/** The words of what was thrown. */
-export function why(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { reason } from "../protocol/reason";
 
 /** Runs the person's action `what` without waiting; a failure is shown to them. */
 export function shown(what: string, work: Thenable<unknown>): void {
   work.then(undefined, (error: unknown) => {
     console.error(`Tandem: ${what} failed:`, error);
-    void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0} failed: {1}", what, why(error)));
+    void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0} failed: {1}", what, reason(error)));
   });
 }
 

@@ -16,6 +16,7 @@ import { logged, shown } from "./failures";
 import type { PendingReview } from "./pending";
 import type { CheckpointReview } from "./checkpoints";
 import { editorContext } from "./context";
+import { reason } from "../protocol/reason";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
 export interface PanelParts {
@@ -97,7 +98,7 @@ async function openInWorkspace(path: string): Promise<void> {
   try {
     file = await core().fileInFolders(folders, path);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = reason(error);
     void vscode.window.showWarningMessage(vscode.l10n.t("Tandem did not open that file: {0}", why));
     return;
   }

@@ -10,11 +10,11 @@ import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
-import { why } from "./failures";
 import { checkpointBefore } from "../chat/checkpoint-once";
 import { messageOf } from "../chat/chat-view-checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
+import { reason } from "../protocol/reason";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -83,7 +83,7 @@ async function compactChat(
   } catch (error) {
     // A failure is said as one (it read as "nothing to condense" before); a stop says nothing.
     if (abort.signal.aborted) return {};
-    return { errorDetails: { message: vscode.l10n.t("Condensing failed: {0}", why(error)) } };
+    return { errorDetails: { message: vscode.l10n.t("Condensing failed: {0}", reason(error)) } };
   }
   if (!made) {
     stream.markdown(vscode.l10n.t("There is nothing to condense yet."));
@@ -280,7 +280,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       new Set(),
       (error) =>
         stream.markdown(
-          `\n\n> ${vscode.l10n.t("The files were not recorded before this answer changed them, so it cannot be restored: {0}", why(error))}\n\n`,
+          `\n\n> ${vscode.l10n.t("The files were not recorded before this answer changed them, so it cannot be restored: {0}", reason(error))}\n\n`,
         ),
     );
     a.approve = async (call) => {

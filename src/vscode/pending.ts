@@ -9,12 +9,13 @@ import vscode = require("vscode");
 import type { Action, Files, Pending, PendingChanges } from "../chat/pending/changes";
 import type { Hunk } from "../chat/pending/diff";
 import type { EditsMode } from "../chat/pending/mode";
-import type { Verdict } from "../chat/workspace/editor";
+import type { EditVerdict } from "../chat/workspace/editor";
 import type { PendingFile } from "../protocol/messages";
 import { core } from "./core";
 import { logged } from "./failures";
 import { PendingLenses } from "./pending-lens";
 import { settings } from "./settings";
+import { reason } from "../protocol/reason";
 
 /** The scheme of the before side of a review diff. */
 const BEFORE = "tandem-before";
@@ -116,7 +117,12 @@ export class PendingReview implements vscode.Disposable {
   }
 
   /** Writes `text` as the file `path` at once, as a pending change (`recheck` right before the write). */
-  async write(path: string, shown: string, text: string, recheck?: () => Promise<void>): Promise<Verdict> {
+  async write(
+    path: string,
+    shown: string,
+    text: string,
+    recheck?: () => Promise<void>,
+  ): Promise<EditVerdict> {
     return core().writePending(await this.changes(), path, shown, text, recheck);
   }
 
@@ -226,9 +232,7 @@ export class PendingReview implements vscode.Disposable {
     try {
       await work;
     } catch (error) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t("Tandem: {0}", error instanceof Error ? error.message : String(error)),
-      );
+      void vscode.window.showErrorMessage(vscode.l10n.t("Tandem: {0}", reason(error)));
     }
   }
 }

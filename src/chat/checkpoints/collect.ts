@@ -4,6 +4,7 @@
  */
 import type { ManifestCache } from "./manifest-cache";
 import type { Checkpoint } from "./records";
+import { reason } from "../../protocol/reason";
 
 /** Every blob checkpoint `r` needs: its manifest, the whole one it is told against, its files. */
 export function needs(manifests: ManifestCache, r: Checkpoint): string[] {
@@ -51,7 +52,7 @@ export function unneeded(records: Checkpoint[], manifests: ManifestCache, names:
     try {
       for (const h of needs(manifests, record)) live.add(h);
     } catch (e) {
-      unreadable.push({ record, error: e instanceof Error ? e.message : String(e) });
+      unreadable.push({ record, error: reason(e) });
     }
   }
   const gone = new Set<string>();

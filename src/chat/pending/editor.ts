@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Editor, NewFile, Proposal, Verdict } from "../workspace/editor";
+import type { Editor, NewFile, Proposal, EditVerdict } from "../workspace/editor";
 import { binary } from "../workspace/lines";
 import type { Files, PendingChanges } from "./changes";
 import type { EditsMode } from "./mode";
@@ -32,7 +32,7 @@ export async function writePending(
   shown: string,
   text: string,
   recheck?: () => Promise<void>,
-): Promise<Verdict> {
+): Promise<EditVerdict> {
   await changes.write(path, shown, text, recheck);
   return { accepted: true, pending: true };
 }

@@ -20,7 +20,7 @@ export interface Proposal {
 }
 
 /** What the person did with a proposal. */
-export interface Verdict {
+export interface EditVerdict {
   accepted: boolean;
   /** Anything the person said, or how the text they accepted differs from the proposal. */
   note?: string;
@@ -106,9 +106,9 @@ export interface Editor {
   /** Shows the file at `path` (absolute), its line `line` (1-based) in view when given. */
   open(path: string, line?: number): Promise<void>;
   /** Shows the proposal as a diff and waits for the person; writes the file only if they accept. */
-  propose(proposal: Proposal): Promise<Verdict>;
+  propose(proposal: Proposal): Promise<EditVerdict>;
   /** Writes a new file (the call was already approved); a verdict says when it is a pending change. */
-  create(file: NewFile): Promise<Verdict | void>;
+  create(file: NewFile): Promise<EditVerdict | void>;
   /** Runs a command line in a terminal the person sees and waits for it to end. */
   run(command: Command): Promise<Ran>;
   /** Starts a command line in a terminal the person sees without waiting; `each` hears its output and end. */

@@ -2,7 +2,7 @@
 
 export { ALWAYS_ASK, workspaceTools, type WorkspaceOptions } from "./tools";
 export { describeCall } from "./describe";
-export type { Command, Editor, NewFile, Proposal, Ran, Verdict, Workspace } from "./editor";
+export type { Command, Editor, NewFile, Proposal, Ran, EditVerdict, Workspace } from "./editor";
 export type { Exclude } from "./ignore";
 export { inside, PathError, shown } from "./paths";
 export { ripgrepUnder } from "./ripgrep";

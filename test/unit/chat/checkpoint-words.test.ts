@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   notRestoredText,
-  reason,
+  reasonText,
   restoredText,
   restoreQuestion,
   unsavedAmong,
@@ -79,19 +79,19 @@ describe("what checkpoints say: the question before a restore, and what a restor
   });
 
   it("translates the store's reasons, keeping the error code or size they carry", () => {
-    assert.equal(reason("not restored (EACCES)"), "not restored (EACCES)");
-    assert.equal(reason("something the store may say one day"), "something the store may say one day");
+    assert.equal(reasonText("not restored (EACCES)"), "not restored (EACCES)");
+    assert.equal(reasonText("something the store may say one day"), "something the store may say one day");
     for (const lang of ["de", "fr", "es", "ja", "zh-cn", "pt-br"]) {
       setBundle(bundle(lang));
-      const why = reason("not restored (EACCES)");
+      const why = reasonText("not restored (EACCES)");
       assert.notEqual(why, "not restored (EACCES)", lang);
       assert.ok(why.includes("EACCES"), `${lang}: ${why}`);
       assert.notEqual(
-        reason("not restored: it was too large to keep"),
+        reasonText("not restored: it was too large to keep"),
         "not restored: it was too large to keep",
         lang,
       );
-      const size = reason("not kept: larger than 10 MB (11 MB)");
+      const size = reasonText("not kept: larger than 10 MB (11 MB)");
       assert.ok(
         size.includes("10 MB") && size.includes("11 MB") && !size.startsWith("not kept"),
         `${lang}: ${size}`,

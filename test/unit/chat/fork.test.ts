@@ -6,7 +6,7 @@ import { copiedBefore } from "../../../src/chat/fork";
 import { asked, item } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
-import type { Editor, NewFile, Proposal, Verdict } from "../../../src/chat/workspace/editor";
+import type { Editor, NewFile, Proposal, EditVerdict } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace";
 import { fileRef } from "../../../src/protocol/files";
 import type { HostMessage } from "../../../src/protocol/messages";
@@ -208,7 +208,7 @@ describe("edit and resend, regenerate, retry on another model", () => {
     const written: string[] = [];
     const editor: Editor = {
       open: async () => undefined,
-      async propose(p: Proposal): Promise<Verdict> {
+      async propose(p: Proposal): Promise<EditVerdict> {
         await writeFile(p.path, p.after);
         written.push(p.shown);
         return { accepted: true };

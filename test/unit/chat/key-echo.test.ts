@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { endpoint } from "../../../src/agent/endpoint";
 import { exportJson, exportMarkdown } from "../../../src/chat/export";
 import { asked } from "../../../src/chat/make";
-import { EXECUTE_PATH, serve } from "../../../src/execute";
+import { EXECUTE_PATH, serveExecute } from "../../../src/execute";
 import { httpError, openaiServer, type FixtureServer, type Received } from "../../fixtures/openai-server";
 import { bench, hostOf } from "./runner-fixture";
 
@@ -49,7 +49,7 @@ describe("chat: a key echoed by the server", () => {
 
   it("is not in the execute server's 502 answer", async () => {
     server.script(echo);
-    const api = await serve({ key: "execute-key-0123456789", config: { resolve: () => model() } });
+    const api = await serveExecute({ key: "execute-key-0123456789", config: { resolve: () => model() } });
     try {
       const res = await fetch(`${api.url}${EXECUTE_PATH}`, {
         method: "POST",

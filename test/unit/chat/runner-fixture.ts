@@ -6,7 +6,7 @@ import type { Model } from "../../../src/agent/types";
 import { assistant, conversation } from "../../../src/chat/make";
 import type { Assistant, Item } from "../../../src/chat/rows";
 import { Runner } from "../../../src/chat/runner";
-import type { Host } from "../../../src/chat/runner-host";
+import type { RunnerHost } from "../../../src/chat/runner-host";
 import { Store } from "../../../src/chat/store";
 
 /** A store in a temp folder with a runner over it. */
@@ -14,7 +14,7 @@ export interface Bench {
   dir: string;
   store: Store;
   runner: Runner;
-  host: Host;
+  host: RunnerHost;
   /** A new conversation with the assistant `agent` (the first one by default). */
   chat(agent?: string): string;
   /** Puts `item` (a message, a retry…) in the store and resolves, with it, once it is done. */
@@ -24,12 +24,12 @@ export interface Bench {
 }
 
 /** A host whose models are `models` by id ("" is "default"), with `extra` over it. */
-export function hostOf(models: Record<string, Model>, extra: Partial<Host> = {}): Host {
+export function hostOf(models: Record<string, Model>, extra: Partial<RunnerHost> = {}): RunnerHost {
   return { model: (id) => models[id || "default"], ...extra };
 }
 
 /** A store in a new temp folder (or `dir`) with an assistant `a` and a started runner. */
-export async function bench(host: Host, a: Partial<Assistant> = {}, dir?: string): Promise<Bench> {
+export async function bench(host: RunnerHost, a: Partial<Assistant> = {}, dir?: string): Promise<Bench> {
   const folder = dir ?? (await mkdtemp(join(tmpdir(), "tandem-runner-")));
   const store = await Store.open(folder);
   const agent = store.rows("assistants")[0] ?? { ...assistant("a1", "Helper"), ...a };

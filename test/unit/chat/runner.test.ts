@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asked, conversation, retried, stopped } from "../../../src/chat/make";
-import { serve } from "../../../src/chat/runner";
+import { serveConversations } from "../../../src/chat/runner";
 import { Store } from "../../../src/chat/store";
 import { CUT_SHORT } from "../../../src/chat/runner-items";
 import { z } from "zod";
@@ -374,12 +374,12 @@ describe("chat runner: answering", () => {
   });
 });
 
-describe("chat runner: serve", () => {
+describe("chat runner: serveConversations", () => {
   it("makes the first assistant when there is none and answers with it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tandem-serve-"));
     const store = await Store.open(dir);
     const model = scripted([says("Hello."), says("Greeting")]);
-    const runner = serve(store, hostOf({ default: model }));
+    const runner = serveConversations(store, hostOf({ default: model }));
     try {
       const [made] = store.rows("assistants");
       assert.equal(made.name, "Tandem");

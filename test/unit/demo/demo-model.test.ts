@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agent, endpoint, run, type Call, type Piece } from "../../../src/agent";
-import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../../../src/chat/workspace/editor";
+import type {
+  Command,
+  Editor,
+  NewFile,
+  Proposal,
+  Ran,
+  EditVerdict,
+} from "../../../src/chat/workspace/editor";
 import { readFileWith } from "../../../src/chat/tools-read";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { LABEL, WORDS } from "../../../scripts/demo-model/grammar.mjs";
@@ -21,7 +28,7 @@ const RUNTIME_DIR = join(import.meta.dirname, "../../../.vscode-test/demo");
 /** An editor that creates files on disk and refuses everything else (the demo only reads and creates). */
 class CreatingEditor implements Editor {
   async open(): Promise<void> {}
-  async propose(_proposal: Proposal): Promise<Verdict> {
+  async propose(_proposal: Proposal): Promise<EditVerdict> {
     return { accepted: false };
   }
   async create(file: NewFile): Promise<void> {

@@ -8,7 +8,7 @@ import {
   DEFAULT_INSTRUCTIONS,
   EXECUTE_PATH,
   ExecuteAgentResponse,
-  serve,
+  serveExecute,
   type ExecuteServer,
 } from "../../../src/execute";
 import {
@@ -78,7 +78,7 @@ describe("execute: round trips with a scripted model", () => {
   beforeEach(async () => {
     turns = [];
     model = scripted(turns);
-    server = await serve({ key: KEY, config: { resolve: () => model } });
+    server = await serveExecute({ key: KEY, config: { resolve: () => model } });
   });
 
   afterEach(() => server.close());
@@ -128,7 +128,7 @@ describe("execute: round trips with the openai SDK against the fixture server", 
   beforeEach(async () => {
     fixture = await openaiServer();
     model = endpoint({ baseURL: fixture.baseURL, apiKey: "fixture-key", model: "fixture-model", window: 0 });
-    server = await serve({
+    server = await serveExecute({
       key: KEY,
       config: {
         models: { "gpt-4": "fixture-model" },

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { says, scripted, type Model } from "../../../src/agent";
-import { EXECUTE_PATH, serve, type ExecuteServer } from "../../../src/execute";
+import { EXECUTE_PATH, serveExecute, type ExecuteServer } from "../../../src/execute";
 
 const KEY = "test-key-0123456789";
 
@@ -21,7 +21,7 @@ describe("execute: the HTTP server", () => {
 
   beforeEach(async () => {
     model = scripted(Array.from({ length: 10 }, () => says("Hi.")));
-    server = await serve({ key: KEY, limit: 64 * 1024, config: { resolve: () => model } });
+    server = await serveExecute({ key: KEY, limit: 64 * 1024, config: { resolve: () => model } });
   });
 
   afterEach(async () => {
@@ -197,7 +197,7 @@ describe("execute: the HTTP server", () => {
       first: scripted([says("From the first.")]),
       second: scripted([says("From the second.")]),
     };
-    server = await serve({
+    server = await serveExecute({
       key: KEY,
       config: () => ({ models: { ...mapped }, resolve: (id) => models[id] }),
     });
@@ -210,6 +210,6 @@ describe("execute: the HTTP server", () => {
   });
 
   it("refuses to start without a key", async () => {
-    await assert.rejects(serve({ key: "", config: { resolve: () => model } }), /API key/);
+    await assert.rejects(serveExecute({ key: "", config: { resolve: () => model } }), /API key/);
   });
 });

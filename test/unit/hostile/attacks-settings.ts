@@ -14,7 +14,7 @@ import { endpointChoices } from "../../../src/chat/catalogue";
 import { exportJson, exportMarkdown } from "../../../src/chat/export";
 import { asked } from "../../../src/chat/make";
 import { PERSON_ONLY, personValue, type PersonSetting } from "../../../src/chat/person-settings";
-import { EXECUTE_PATH, serve } from "../../../src/execute";
+import { EXECUTE_PATH, serveExecute } from "../../../src/execute";
 import { httpError, openaiServer, type FixtureServer, type Received } from "../../fixtures/openai-server";
 import { bench, hostOf } from "../chat/runner-fixture";
 import type { Attack, Outcome } from "./attack";
@@ -180,7 +180,10 @@ export const attacks: Attack[] = [
     finding: 8,
     attempt: () =>
       withEchoingModel(async (model) => {
-        const server = await serve({ key: "execute-key-0123456789", config: { resolve: () => model } });
+        const server = await serveExecute({
+          key: "execute-key-0123456789",
+          config: { resolve: () => model },
+        });
         try {
           const res = await fetch(`${server.url}${EXECUTE_PATH}`, {
             method: "POST",

@@ -10,7 +10,7 @@ import type { Tool } from "../../../src/agent/types";
 import type { Decision, Question } from "../../../src/chat/approval";
 import { asked } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
-import type { Host } from "../../../src/chat/runner-host";
+import type { RunnerHost } from "../../../src/chat/runner-host";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools, type WorkspaceOptions } from "../../../src/chat/workspace/tools";
 import type { Outcome } from "./attack";
@@ -76,7 +76,7 @@ export interface Around {
  */
 export async function obey(
   script: [name: string, args: string][],
-  extra: Partial<Host> & Around = {},
+  extra: Partial<RunnerHost> & Around = {},
 ): Promise<Obeyed> {
   const root = mkdtempSync(join(tmpdir(), "tandem-hostile-"));
   cpSync(HOSTILE_REPO, root, { recursive: true });

@@ -11,7 +11,7 @@ import type {
   Problem,
   Proposal,
   Ran,
-  Verdict,
+  EditVerdict,
 } from "../../../src/chat/workspace/editor";
 import { checkedRef, commitMessageOf, commitPrompt, DIFF_CHARS } from "../../../src/chat/workspace/git";
 import { fixPrompt, PROBLEMS, PROBLEMS_AFTER_EDIT } from "../../../src/chat/workspace/problems";
@@ -32,10 +32,10 @@ class KnowingEditor implements Editor {
   found: CodeSymbol[] = [];
   diff = "";
   asked: { what: string; at?: Place; of?: DiffOf; query?: string }[] = [];
-  verdict: Verdict = { accepted: true };
+  verdict: EditVerdict = { accepted: true };
 
   async open(): Promise<void> {}
-  async propose(p: Proposal): Promise<Verdict> {
+  async propose(p: Proposal): Promise<EditVerdict> {
     if (this.verdict.accepted) writeFileSync(p.path, p.after);
     return this.verdict;
   }

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Command, Editor, NewFile, Proposal, Ran, Verdict } from "../../../src/chat/workspace/editor";
+import type {
+  Command,
+  Editor,
+  NewFile,
+  Proposal,
+  Ran,
+  EditVerdict,
+} from "../../../src/chat/workspace/editor";
 import { ALWAYS_ASK, workspaceTools } from "../../../src/chat/workspace/tools";
 import { call, folder, refusal, write } from "./fixtures";
 
@@ -15,13 +22,13 @@ class FakeEditor implements Editor {
   proposals: Proposal[] = [];
   created: NewFile[] = [];
   commands: Command[] = [];
-  verdict: Verdict = { accepted: true };
+  verdict: EditVerdict = { accepted: true };
 
   async open(path: string, line?: number): Promise<void> {
     this.opened.push({ path, line });
   }
 
-  async propose({ recheck, ...proposal }: Proposal): Promise<Verdict> {
+  async propose({ recheck, ...proposal }: Proposal): Promise<EditVerdict> {
     // A fake editor writes as a real one does: after checking the path again.
     await recheck?.();
     this.proposals.push(proposal);
