@@ -230,7 +230,7 @@ export async function rgFiles(
     "--",
     walk.from,
   ];
-  let rest = Buffer.alloc(0);
+  const paths = records(0);
   // Paths are judged one after another, in order; ripgrep's output waits meanwhile in `queue`.
   let queue = Promise.resolve(true);
   let going = true;
@@ -241,16 +241,12 @@ export async function rgFiles(
     deadlineMs: options.deadlineMs,
     signal: options.signal,
     out: (chunk) => {
-      const data = Buffer.concat([rest, chunk]);
-      let from = 0;
-      for (let nul = data.indexOf(0); nul >= 0; nul = data.indexOf(0, from)) {
-        const path = relativePath(data.subarray(from, nul).toString("utf8"));
-        from = nul + 1;
+      for (const named of paths(chunk)) {
+        const path = relativePath(named);
         queue = queue.then(
           async (on) => on && (!(await walk.admit.file(path)) || (going = await each(path))),
         );
       }
-      rest = data.subarray(from);
       return going;
     },
   });
@@ -320,7 +316,7 @@ export async function rgSearch(
     "--",
     walk.from,
   ];
-  let rest = "";
+  const messages = records(0x0a);
   let lines: Line[] = [];
   let queue = Promise.resolve(true);
   let going = true;
@@ -331,9 +327,7 @@ export async function rgSearch(
     deadlineMs: query.deadlineMs,
     signal: query.signal,
     out: (chunk) => {
-      const parts = (rest + chunk.toString("utf8")).split("\n");
-      rest = parts.pop() ?? "";
-      for (const part of parts) {
+      for (const part of messages(chunk)) {
         if (!part) continue;
         const message = JSON.parse(part) as JsonMessage;
         if (message.type === "begin") lines = [];
@@ -366,4 +360,23 @@ export async function rgSearch(
   });
   await queue;
   return { late: ran.late, ended: ran.ended || !going };
+}
+
+/**
+ * Cuts ripgrep's output into records ended by the byte `end` (NUL after a path, a newline after a
+ * JSON message), each decoded whole: a character split between two chunks of output stays whole.
+ */
+export function records(end: number): (chunk: Buffer) => string[] {
+  let rest: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    const out: string[] = [];
+    let from = 0;
+    for (let at = data.indexOf(end); at >= 0; at = data.indexOf(end, from)) {
+      out.push(data.subarray(from, at).toString("utf8"));
+      from = at + 1;
+    }
+    rest = data.subarray(from);
+    return out;
+  };
 }
