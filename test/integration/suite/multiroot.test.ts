@@ -24,10 +24,17 @@ const folderNamed = (name: string) =>
 describe("a workspace of two folders", () => {
   let server: FixtureServer;
 
-  before(async () => {
-    // The folders of a `.code-workspace` may come a moment after the tests start.
+  before(async function () {
+    // The folders of a `.code-workspace` may come a while after the tests start on a busy machine.
+    this.timeout(120_000);
     const names = () => vscode.workspace.workspaceFolders?.map((f) => f.name) ?? [];
-    await until(() => (names().length === 2 ? true : undefined), 30_000, "the workspace's two folders");
+    await until(() => (names().length === 2 ? true : undefined), 90_000, "the workspace's two folders").catch(
+      (error: Error) => {
+        // What the window opened instead says whether the folders were late or another workspace came.
+        const file = vscode.workspace.workspaceFile?.toString() ?? "none";
+        throw new Error(`${error.message}; folders: ${JSON.stringify(names())}; workspace file: ${file}`);
+      },
+    );
     assert.deepEqual(names(), ["first", "second"]);
     server = await fixtureEndpoint("fixture-multiroot", "multiroot-model", { asDefault: true });
     await setKeyAsThePerson("fixture-multiroot", "sk-tandem-multiroot-0123456789");
