@@ -4,7 +4,8 @@
  * repository defines (a test script, a Makefile), so it must not be handed the person's keys unless
  * they named them in their own setting (`tandem.environment.passToCommands`). Kept too: VS Code's git
  * credential bridge (with it a command could have the git extension hand out the person's git
- * credentials) and variables whose value is a URL with a password in it.
+ * credentials), VS Code's command-line bridge (with it `code` would drive the person's editor) and
+ * variables whose value is a URL with a password in it.
  */
 
 /** Names that say a variable holds a secret, matched on the name in upper case. */
@@ -46,6 +47,18 @@ export function gitBridge(name: string, value = ""): boolean {
   return (upper === "GIT_ASKPASS" || upper === "SSH_ASKPASS") && VSCODE_ASKPASS.test(value.trim());
 }
 
+/**
+ * VS Code's own command-line bridge (`VSCODE_IPC_HOOK_CLI` and the client command it names): with it,
+ * the `code` command in a script opens files and windows in the person's running editor, or installs
+ * extensions into it.
+ */
+const EDITOR_BRIDGE = /^VSCODE_(IPC_HOOK|CLIENT_COMMAND)/;
+
+/** True when the variable lets a command drive the person's running VS Code. */
+export function editorBridge(name: string): boolean {
+  return EDITOR_BRIDGE.test(name.toUpperCase());
+}
+
 /** True when the value holds a URL with a password in it (the whole variable is kept: half a URL misleads). */
 export function passwordInValue(value: string): boolean {
   return URL_PASSWORD.test(value);
@@ -53,7 +66,7 @@ export function passwordInValue(value: string): boolean {
 
 /** True when a command must not be given the variable unless the person passes it on by name. */
 export function kept(name: string, value = ""): boolean {
-  return secretName(name) || gitBridge(name, value) || passwordInValue(value);
+  return secretName(name) || gitBridge(name, value) || editorBridge(name) || passwordInValue(value);
 }
 
 /** The environment for a command, and the names of the variables kept from it. */

@@ -30,4 +30,8 @@ export const attacks: Attack[] = [
     attempt: () =>
       printedEnvironment("PIP_INDEX_URL", "https://ci:pypi-token-0123456789@pypi.example.com/simple"),
   },
+  {
+    name: "a command the person allows is handed VS Code's command-line bridge (VSCODE_IPC_HOOK_CLI), with which `code` drives the editor",
+    attempt: () => printedEnvironment("VSCODE_IPC_HOOK_CLI", "/run/user/1000/vscode-ipc-0a1b2c3d.sock"),
+  },
 ];

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { spawnLine } from "../../../src/chat/workspace/background";
-import { commandEnv, gitBridge, passwordInValue, secretName } from "../../../src/chat/workspace/command-env";
+import {
+  commandEnv,
+  editorBridge,
+  gitBridge,
+  passwordInValue,
+  secretName,
+} from "../../../src/chat/workspace/command-env";
 import { tmpdir } from "node:os";
 
 /** Runs `script` with node through spawnLine (as VS Code's terminal runs a command) and answers what it printed. */
@@ -90,6 +96,19 @@ describe("the environment of a command: the person's secrets are kept from it", 
       GIT_ASKPASS: askpass,
       VSCODE_GIT_IPC_HANDLE: host.VSCODE_GIT_IPC_HANDLE,
     });
+  });
+
+  it("keeps VS Code's command-line bridge out (the `code` command would drive the editor), unless passed on", () => {
+    assert.ok(editorBridge("VSCODE_IPC_HOOK_CLI"));
+    assert.ok(editorBridge("VSCODE_CLIENT_COMMAND"));
+    assert.ok(!editorBridge("VSCODE_PID"));
+    assert.ok(!editorBridge("TERM_PROGRAM"));
+    const env = { VSCODE_IPC_HOOK_CLI: "/run/user/1000/vscode-ipc-1.sock", TERM_PROGRAM: "vscode" };
+    const { env: given, withheld } = commandEnv([], env);
+    assert.equal(given.VSCODE_IPC_HOOK_CLI, undefined);
+    assert.equal(given.TERM_PROGRAM, "vscode");
+    assert.deepEqual(withheld, ["VSCODE_IPC_HOOK_CLI"]);
+    assert.equal(commandEnv(["VSCODE_IPC_HOOK_CLI"], env).env.VSCODE_IPC_HOOK_CLI, env.VSCODE_IPC_HOOK_CLI);
   });
 
   it("keeps out a variable whose value is a URL with a password, whole, unless passed on by name", () => {
