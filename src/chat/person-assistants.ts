@@ -5,6 +5,7 @@
  * and approval list are followed. Each window reads the file at each use, so an edit in one
  * window reaches the others; a write replaces the file atomically.
  */
+import { t } from "../protocol/l10n";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
@@ -34,7 +35,7 @@ export class PersonAssistants {
     try {
       parsed = fileShape.parse(JSON.parse(text));
     } catch {
-      throw new Error(`${this.file} is not a file of Tandem's assistants; it is left as it is.`);
+      throw new Error(t("{0} is not a file of Tandem's assistants; it is left as it is.", this.file));
     }
     const out: Assistant[] = [];
     for (const raw of parsed.assistants) {

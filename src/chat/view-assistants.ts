@@ -5,6 +5,8 @@
  * person's: ids differ by kind (`repo:`, `user:`), and one named like the person's is listed
  * beside it, marked, never instead of it.
  */
+import { reason } from "../protocol/reason";
+import { t } from "../protocol/l10n";
 import { PERSON } from "./person-assistants";
 import type { Assistant } from "./rows";
 import type { Store } from "./store";
@@ -32,7 +34,11 @@ export async function personAssistants(host: ViewHost): Promise<Assistant[]> {
   try {
     return await host.person.list();
   } catch (error) {
-    host.send({ type: "notice", level: "warning", text: `Your assistants: ${String(error)}` });
+    host.send({
+      type: "notice",
+      level: "warning",
+      text: t("Your assistants cannot be listed: {0}", reason(error)),
+    });
     return [];
   }
 }

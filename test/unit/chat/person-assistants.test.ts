@@ -55,6 +55,23 @@ describe("the person's assistants for every workspace", () => {
     );
     await assert.rejects(new PersonAssistants(file).save({ id: "a1", ...mine }), /not a file of Tandem's/);
     assert.equal(readFileSync(file, "utf8"), "not json");
+
+    // The panel says it in words, without the error's class name, and lists the others.
+    scene.bench = await bench(hostOf({ default: scripted([says("Title")]) }));
+    const sent: HostMessage[] = [];
+    const view = new PanelView(
+      scene.bench.store,
+      scene.bench.runner,
+      hostWith(new PersonAssistants(file), sent, dir()),
+    );
+    await view.receive({ type: "ready" });
+    const notice = sent.find((m) => m.type === "notice");
+    assert.deepEqual(notice, {
+      type: "notice",
+      level: "warning",
+      text: `Your assistants cannot be listed: ${file} is not a file of Tandem's assistants; it is left as it is.`,
+    });
+    view.dispose();
   });
 
   it("lists them in the panel with where each comes from; a repository's of the same name is listed beside, never instead", async () => {
