@@ -1,14 +1,7 @@
 /** How tokens and cost read in the panel: under an answer, and in the context meter's tooltip. */
 import type { Usage } from "../src/protocol/rows";
 import { t } from "../src/protocol/l10n";
-
-/** A count of tokens, short: 950, 12.3k, 1.2M. */
-export function tokenCount(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
-  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
-}
+import { compactCount } from "./dom";
 
 /** A cost in US dollars, with the digits a small amount needs: $0.0042, $0.12, $3.40. */
 export function dollars(cost: number): string {
@@ -21,9 +14,9 @@ export function dollars(cost: number): string {
 export function usageLine(usage: Usage): string {
   const parts = [
     usage.cached
-      ? t("{0} in ({1} cached)", tokenCount(usage.input), tokenCount(usage.cached))
-      : t("{0} in", tokenCount(usage.input)),
-    t("{0} out", tokenCount(usage.output)),
+      ? t("{0} in ({1} cached)", compactCount(usage.input), compactCount(usage.cached))
+      : t("{0} in", compactCount(usage.input)),
+    t("{0} out", compactCount(usage.output)),
   ];
   if (usage.cost !== undefined) parts.push(dollars(usage.cost));
   return parts.join(" · ");

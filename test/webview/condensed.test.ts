@@ -46,7 +46,7 @@ describe("the transcript: condensing, tokens and cost", () => {
       delete: [],
     });
     const usage = panel.page.locator('[data-item="c1.013"] .usage');
-    assert.equal(await usage.innerText(), "12k in (8.0k cached) · 350 out · $0.0042");
+    assert.equal(await usage.innerText(), "12.4k in (8k cached) · 350 out · $0.0042");
   });
 
   it("says in the meter's tooltip that it shows the model's view, and what the conversation cost", async () => {
@@ -67,7 +67,7 @@ describe("the transcript: condensing, tokens and cost", () => {
     assert.equal(await meter.getAttribute("aria-valuenow"), "5000");
     const title = (await meter.getAttribute("title")) ?? "";
     assert.match(title, /^What the model was last sent: 5000 of 8192 tokens/);
-    assert.match(title, /This conversation: 40k in · 2.0k out · \$0\.15\./);
+    assert.match(title, /This conversation: 40k in · 2k out · \$0\.15\./);
   });
 
   it("condenses on demand from a button beside the meter, as /compact", async () => {
