@@ -41,6 +41,7 @@ export async function run(): Promise<void> {
     await import("./again.test");
     await import("./picker.test");
     await import("./instructions.test");
+    await import("./notifications.test");
     // Last: its answer is still streaming when the window reloads (reload.test reads it).
     await import("./cut.test");
   }
