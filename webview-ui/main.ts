@@ -144,7 +144,7 @@ function rowsChanged(message: RowsChanged): void {
 }
 
 /** Applies one message from the host. */
-function receive(message: HostMessage): void {
+function fromHost(message: HostMessage): void {
   switch (message.type) {
     case "snapshot":
       store.load(message);
@@ -222,7 +222,7 @@ function receive(message: HostMessage): void {
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const data = event.data;
   if (data && typeof data === "object" && typeof (data as { type?: unknown }).type === "string") {
-    receive(data as HostMessage);
+    fromHost(data as HostMessage);
   }
 });
 

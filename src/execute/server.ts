@@ -62,7 +62,7 @@ export async function serveExecute(options: ServeOptions): Promise<ExecuteServer
     if (req.method !== "POST") return send(res, 405, { detail: "Method Not Allowed" }, { allow: "POST" });
     if (!authorized(req, expected))
       return send(res, 401, { detail: "Missing or invalid API key" }, { "www-authenticate": "Bearer" });
-    const bytes = await receive(req, limit);
+    const bytes = await bodyBytes(req, limit);
     if (!bytes)
       return send(
         res,
@@ -140,7 +140,7 @@ function authorized(req: IncomingMessage, expected: Buffer): boolean {
  * dropped, so the client, still sending, reads the 413 rather than a broken connection; one far
  * too large (as its Content-Length says, or past four limits) is answered at once.
  */
-function receive(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+function bodyBytes(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const cap = limit * 4;
   if (Number(req.headers["content-length"] ?? 0) > cap) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {

@@ -73,9 +73,6 @@ describe("checkpoints of @tandem's answers: restored from VS Code's Chat view", 
   async function restoreAs(named: unknown, asked: string): Promise<{ question: string; told: string }> {
     // A restore waits for every running answer to end (the panel's too).
     await until(async () => ((await api().running()).length === 0 ? true : undefined), 30_000, "no run");
-    // The centre holds only what comes next: its list shows a new notification at the top, which a
-    // list already longer than the centre can leave scrolled out of view.
-    await vscode.commands.executeCommand("notifications.clearAll");
     const told = vscode.commands.executeCommand<string>("tandem.restoreChatMessage", named);
     await vscode.commands.executeCommand("notifications.showList");
     const question = await clickNotification(asked, "Restore", 60_000);
@@ -145,7 +142,6 @@ describe("checkpoints of @tandem's answers: restored from VS Code's Chat view", 
     await ask("@tandem Make later.txt please");
     assert.ok(existsSync(at("later.txt")));
     await until(async () => ((await api().running()).length === 0 ? true : undefined), 30_000, "no run");
-    await vscode.commands.executeCommand("notifications.clearAll");
     const restoring = ask("@tandem /restore");
     // The person picks the message by its words.
     await typeInInputBox("Make later.txt please");

@@ -7,22 +7,17 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kept, resolveRefs, type EditorContext } from "../../../src/chat/context-refs";
+import { knowingNothing } from "./editor-context";
 
 /** An editor over the folders `web` and `api` that knows nothing else. */
 function twoFolders(web: string, api: string): EditorContext {
-  return {
+  return knowingNothing({
     root: () => web,
     folders: () => [
       { root: web, name: "web" },
       { root: api, name: "api" },
     ],
-    files: async () => [],
-    symbols: async () => [],
-    selection: () => undefined,
-    editors: () => [],
-    problems: () => ({ count: 0, text: "" }),
-    terminal: () => ({ missing: "none" }),
-  };
+  });
 }
 
 describe("@ references in a workspace of two folders", () => {

@@ -9,7 +9,8 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
-import { Kept, type EditorContext } from "../../../src/chat/context-refs";
+import { Kept } from "../../../src/chat/context-refs";
+import { knowingNothing } from "./editor-context";
 import { sweepKept } from "../../../src/chat/context-sweep";
 import { PanelView, type ViewHost } from "../../../src/chat/view";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
@@ -21,15 +22,7 @@ const PNG = Buffer.from(
 );
 
 /** An editor that knows nothing (these tests keep their own files). */
-const NOTHING: EditorContext = {
-  root: () => undefined,
-  files: async () => [],
-  symbols: async () => [],
-  selection: () => undefined,
-  editors: () => [],
-  problems: () => ({ count: 0, text: "" }),
-  terminal: () => ({ missing: "none" }),
-};
+const NOTHING = knowingNothing();
 
 /** A panel's host whose context files are kept in `storage`. */
 function panelHost(storage: string): ViewHost {
