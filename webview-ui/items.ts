@@ -301,7 +301,7 @@ class CallView implements ItemView {
 }
 
 /** The names of an error item that says which limit ended a run (the core's Limit). */
-const LIMITS: readonly string[] = ["rounds", "tokens", "time"];
+const LIMITS: readonly string[] = ["rounds", "tokens", "time", "repeats"];
 
 class ErrorView implements ItemView {
   readonly element = h("div", { class: "item error", role: "alert" });
@@ -314,6 +314,13 @@ class ErrorView implements ItemView {
   }
 
   update(item: Item): void {
+    if (item.name === "note") {
+      // Something the run said beside the model's words (a setting it could not apply): no failure.
+      this.element.className = "item note";
+      this.element.setAttribute("role", "status");
+      this.element.replaceChildren(icon("info"), h("span", { class: "plain", text: item.text }));
+      return;
+    }
     if (LIMITS.includes(item.name)) {
       // A limit ended the run (the item is named after it): a note, not a failure, and Continue goes on.
       this.element.className = "item note limit";

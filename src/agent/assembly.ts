@@ -1,6 +1,7 @@
 /** Accumulates one streamed turn from Chat Completions chunks (never from `finalChatCompletion`). */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ReasoningField } from "./facts";
+import { Stops } from "./sampling";
 import { Tags } from "./tags";
 import { writtenCall } from "./textcalls";
 import type { Call, Piece, Turn } from "./types";
@@ -40,18 +41,24 @@ export class Assembly {
   private readonly native = new Map<number, Call>();
   private readonly written: Call[] = [];
   private readonly tags: Tags;
+  private readonly stops: Stops;
   private body = "";
   /** Characters streamed (text, reasoning, call arguments), to estimate tokens when no usage comes. */
   private chars = 0;
   private counted = false;
 
-  /** `inside`: the answer starts inside reasoning (the endpoint's template opens `<think>`). */
+  /**
+   * `inside`: the answer starts inside reasoning (the endpoint's template opens `<think>`); `stops`:
+   * the stop sequences the turn ends at, applied here whether or not the endpoint was sent them.
+   */
   constructor(
     private readonly each: (piece: Piece) => boolean | void,
     private readonly names: Set<string>,
     inside = false,
+    stops: readonly string[] = [],
   ) {
     this.tags = new Tags(inside);
+    this.stops = new Stops(stops);
   }
 
   /** Takes one chunk; false when the turn should halt. */
@@ -82,11 +89,12 @@ export class Assembly {
       const call = this.native.get(t.index) ?? { id: "", name: "", arguments: "" };
       if (t.id) call.id = t.id;
       if (t.function?.name) call.name += t.function.name;
+      this.native.set(t.index, call);
       if (t.function?.arguments) {
         call.arguments += t.function.arguments;
         this.chars += t.function.arguments.length;
+        this.tell({ kind: "arguments", name: call.name, text: t.function.arguments });
       }
-      this.native.set(t.index, call);
     }
     if (typeof delta.content === "string" && delta.content) this.segments(this.tags.feed(delta.content));
     return !this.halted;
@@ -95,6 +103,7 @@ export class Assembly {
   /** The turn as assembled so far, its held-back text flushed. */
   turn(window: number): Turn {
     this.segments(this.tags.flush());
+    this.said(this.stops.flush());
     // The template opened <think> but the model did not think this time: what it wrote is its answer.
     if (this.tags.unclosed && !this.text && this.field === "think") {
       [this.text, this.reasoning] = [this.reasoning, ""];
@@ -134,17 +143,22 @@ export class Assembly {
     for (const s of segments) {
       if (s.kind === "reasoning") this.think(s.text, "think");
       else if (s.kind === "opened") {
-        // What was given as the answer was reasoning (already shown, it is corrected in the turn).
+        // What was given as the answer was reasoning: it is taken back from what was shown.
+        if (this.text) this.show({ kind: "retracted", text: this.text });
         this.reasoning += this.text;
         this.text = "";
         this.opens = true;
         this.field ??= "think";
-      } else if (s.kind === "text") {
+      } else if (s.kind === "text") this.said(this.stops.feed(s.text));
+      else if (s.text) {
+        // A call written as text: its arguments count as they come, as a native call's do.
+        this.body += s.text;
         this.chars += s.text.length;
-        this.text += s.text;
-        this.show({ kind: "text", text: s.text });
-      } else if (s.text) this.body += s.text;
-      else {
+        this.tell({ kind: "arguments", name: "", text: s.text });
+      } else if (this.halted) {
+        // A call cut short (a limit, a stop) is neither run nor shown as words.
+        this.body = "";
+      } else {
         const call = writtenCall(this.body);
         if (call) this.written.push(call);
         else {
@@ -158,10 +172,25 @@ export class Assembly {
     }
   }
 
+  /** Gives answer text (what the stop sequences let through); a stop sequence ends the turn. */
+  private said(text: string): void {
+    if (text) {
+      this.chars += text.length;
+      this.text += text;
+      this.show({ kind: "text", text });
+    }
+    if (this.stops.ended) this.halted = true;
+  }
+
   private show(piece: Piece): void {
     if (this.halted) return;
     this.shown = true;
-    if (this.each(piece) === false) this.halted = true;
+    this.tell(piece);
+  }
+
+  /** Gives `each` a piece; its false halts the turn. */
+  private tell(piece: Piece): void {
+    if (!this.halted && this.each(piece) === false) this.halted = true;
   }
 
   /** Provider reasoning details stream as parts of entries keyed by `index`: their strings join. */

@@ -108,7 +108,7 @@ export function served(
       for (let attempt = 0; ; attempt++) {
         const learned = known();
         const textTools = learned.textTools ?? streaming.textTools ?? false;
-        const assembly = new Assembly(each, names, learned.opens === true);
+        const assembly = new Assembly(each, names, learned.opens === true, request.parameters?.stop);
         const halt = new AbortController();
         const stop = (): void => halt.abort();
         request.signal?.addEventListener("abort", stop, { once: true });

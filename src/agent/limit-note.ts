@@ -1,5 +1,5 @@
 /** What a person reads when a limit ended a run, the same in the panel and in the Chat view. */
-import type { Limit } from "./types";
+import type { Limit, LimitCall } from "./types";
 import { t } from "../protocol/l10n";
 
 /** The limits a note names (an Agent's). */
@@ -12,16 +12,44 @@ export interface Limits {
 /** The words the person sends to go on after a limit. */
 export const CONTINUE = "Continue";
 
-/** "Stopped: the 16-round limit was reached." (and the tokens' and time's). */
-export function limitNote(limit: Limit, limits: Limits): string {
+/**
+ * "Stopped: the 16-round limit was reached." (and the tokens', the time's, and the repeated failing
+ * call's); `call` names the call the run was stopped at, when the run said which.
+ */
+export function limitNote(limit: Limit, limits: Limits, call?: LimitCall): string {
   switch (limit) {
     case "rounds":
       return t("Stopped: the {0}-round limit was reached.", limits.rounds);
-    case "tokens":
-      return t("Stopped: the limit of {0} tokens was reached.", limits.maxTokens.toLocaleString("en-US"));
+    case "tokens": {
+      const tokens = limits.maxTokens.toLocaleString("en-US");
+      if (!call) return t("Stopped: the limit of {0} tokens was reached.", tokens);
+      if (!call.name)
+        return t(
+          "Stopped: the limit of {0} tokens was reached while the model was writing a tool call, which did not run.",
+          tokens,
+        );
+      return t(
+        "Stopped: the limit of {0} tokens was reached while the model was writing a call of {1}, which did not run.",
+        tokens,
+        call.name,
+      );
+    }
     case "time":
       return t("Stopped: the time limit of {0} was reached.", duration(limits.maxMs));
+    case "repeats":
+      if (!call) return t("Stopped: the model made the same failing tool call three times.");
+      return t(
+        "Stopped: the model called {0} three times with the same arguments and got the same error each time: {1}",
+        call.name,
+        firstLine(call.error ?? ""),
+      );
   }
+}
+
+/** The first line of an error, short enough for a note. */
+function firstLine(text: string): string {
+  const line = text.split("\n")[0].trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 function duration(ms: number): string {

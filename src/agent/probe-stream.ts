@@ -76,7 +76,9 @@ export async function streamed(session: Session, request: Request, textTools = f
     native: false,
     late: false,
   };
-  const assembly = new Assembly(() => void seen.pieces++, names);
+  const assembly = new Assembly((piece) => {
+    if (piece.kind === "text" || piece.kind === "reasoning") seen.pieces++;
+  }, names);
   let content = "";
   const halt = new AbortController();
   const stop = (): void => halt.abort();

@@ -2,12 +2,15 @@
 import { attach, documentsOf, reader } from "./attachments";
 import { condensedTurn } from "./condense-turn";
 import { HALTED, perform, reason, type Outcome } from "./perform";
+import { Repeats } from "./repeats";
+import { ignoredNote } from "./sampling";
 import {
   READ_FILE,
   type Agent,
   type Call,
   type FunctionTool,
   type Limit,
+  type LimitCall,
   type Message,
   type Piece,
   type RunOptions,
@@ -36,6 +39,8 @@ export interface Ending {
   kind: "done" | "stopped";
   text: string;
   limit?: Limit;
+  /** The call a limit stopped the run at. */
+  call?: LimitCall;
 }
 
 const POLL_MS = 50;
@@ -76,8 +81,16 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     return halt.signal.aborted;
   };
   let ended = false;
+  // What a note says is said once a run, however many turns the model says it at.
+  const noted = new Set<string>();
   const show = (piece: Piece): void => {
-    if (!ended) options.each?.(piece);
+    // Argument parts are counted, not shown: the call is shown whole once it came.
+    if (piece.kind === "arguments" || ended) return;
+    if (piece.kind === "note") {
+      if (noted.has(piece.text)) return;
+      noted.add(piece.text);
+    }
+    options.each?.(piece);
   };
   const written: string[] = [];
   let partial = "";
@@ -85,15 +98,24 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     show(
       ending.kind === "done"
         ? { kind: "done", text: ending.text, limit: ending.limit }
-        : { kind: "stopped", text: ending.text, ...(ending.limit ? { limit: ending.limit } : {}) },
+        : {
+            kind: "stopped",
+            text: ending.text,
+            ...(ending.limit ? { limit: ending.limit } : {}),
+            ...(ending.call ? { call: ending.call } : {}),
+          },
     );
     ended = true;
     return ending;
   };
-  const stop = (pending: Call[] = [], limit?: Limit): Ending => {
-    for (const call of pending)
-      a.history.push({ role: "tool", call: call.id, name: call.name, text: HALTED });
-    return end({ kind: "stopped", text: written.join("\n\n"), ...(limit ? { limit } : {}) });
+  const stop = (pending: Call[] = [], limit?: Limit, call?: LimitCall): Ending => {
+    for (const c of pending) a.history.push({ role: "tool", call: c.id, name: c.name, text: HALTED });
+    return end({
+      kind: "stopped",
+      text: written.join("\n\n"),
+      ...(limit ? { limit } : {}),
+      ...(call ? { call } : {}),
+    });
   };
   const deadline = a.maxMs > 0 ? started + a.maxMs : Infinity;
   const fail = (text: string): never => {
@@ -126,19 +148,26 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     let tokens = 0;
     let round = 0;
     let limit: Limit | undefined;
+    const repeats = new Repeats();
     for (;;) {
       if (stopped()) return stop();
       const answer = limit !== undefined;
+      // The answer a limit asks for has only the time that is left: none left, none asked.
+      if (answer && Date.now() >= deadline) return stop([], "time");
       partial = "";
-      // A turn is cut when the run's time or tokens run out while it streams; the answer a limit
-      // asks for is held to its own cap instead.
+      const parameters = answer ? capped(a.parameters) : a.parameters;
+      const ignored = parameters ? a.model.ignores?.(parameters) : undefined;
+      if (ignored?.length) show({ kind: "note", text: ignoredNote(a.model.name, ignored) });
+      // A turn is cut when the run's time or tokens run out while it streams (the call being
+      // written, if any, does not run); the answer a limit asks for is held to its own token cap.
       let cut: Limit | undefined;
+      let cutCall: LimitCall | undefined;
       const turnHalt = new AbortController();
       const onHalt = (): void => turnHalt.abort();
       halt.signal.addEventListener("abort", onHalt, { once: true });
       if (halt.signal.aborted) turnHalt.abort();
       const timer =
-        !answer && deadline < Infinity
+        deadline < Infinity
           ? setTimeout(
               () => {
                 cut = "time";
@@ -159,16 +188,22 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
             messages: a.history,
             tools: offered,
             answer,
-            parameters: answer ? capped(a.parameters) : a.parameters,
+            parameters,
             signal: turnHalt.signal,
           },
           (piece) => {
             if (stopped() || cut) return false;
             if (piece.kind === "text") partial += piece.text;
+            if (piece.kind === "retracted" && partial.endsWith(piece.text))
+              partial = partial.slice(0, partial.length - piece.text.length);
             show(piece);
-            if (piece.kind === "text" || piece.kind === "reasoning") chars += piece.text.length;
+            if (piece.kind === "text" || piece.kind === "reasoning" || piece.kind === "arguments")
+              chars += piece.text.length;
             if (estimate(chars) >= cap) {
-              if (!answer) cut = "tokens";
+              if (!answer) {
+                cut = "tokens";
+                if (piece.kind === "arguments") cutCall = { name: piece.name };
+              }
               return false;
             }
             return !stopped();
@@ -180,7 +215,7 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
           a.history.push({ role: "assistant", text: partial });
           written.push(partial);
         }
-        return stop([], cut);
+        return stop([], cut, cutCall);
       } finally {
         clearTimeout(timer);
         halt.signal.removeEventListener("abort", onHalt);
@@ -191,7 +226,7 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
         a.input += turn.input;
         if (turn.text || turn.reasoning) a.history.push(assistant(turn, []));
         if (turn.text) written.push(turn.text);
-        return stop([], cut);
+        return stop([], cut, cutCall);
       }
       a.tokens += turn.tokens;
       a.input += turn.input;
@@ -224,6 +259,10 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
           a.history.push({ role: "tool", call: call.id, name: call.name, text: outcomes[i].text }),
         );
         if (stopped()) return stop();
+        const repeated = calls
+          .map((call, i) => repeats.add(call, outcomes[i].failed, outcomes[i].text))
+          .find((r) => r !== undefined);
+        if (repeated) return stop([], "repeats", repeated);
         const answered = extra?.answered();
         if (answered !== undefined) return end({ kind: "done", text: answered });
       }
@@ -272,5 +311,10 @@ function instructionsOf(a: Agent, extra: Extra | undefined, limit: Limit | undef
 }
 
 function limitName(limit: Limit): string {
-  return { rounds: "limit of tool rounds", tokens: "limit of tokens", time: "time limit" }[limit];
+  return {
+    rounds: "limit of tool rounds",
+    tokens: "limit of tokens",
+    time: "time limit",
+    repeats: "limit of repeated failing calls",
+  }[limit];
 }

@@ -40,8 +40,8 @@ export function pieces(text: string, bytes = 4): string[] {
 }
 
 /**
- * A model that gives `turns` in order, one a request, its reasoning and text in pieces of at most
- * 4 bytes. A false from `each` ends the turn with what was given so far; a request past the last
+ * A model that gives `turns` in order, one a request, its reasoning, text and calls' arguments in
+ * pieces of at most 4 bytes. A false from `each` ends the turn with what was given so far; a request past the last
  * turn fails. Tokens are estimated (4 bytes a token) when the turn does not give them.
  */
 export function scripted(turns: Script[], name = "scripted"): ScriptedModel {
@@ -65,7 +65,17 @@ export function scripted(turns: Script[], name = "scripted"): ScriptedModel {
         }
         return true;
       };
-      const whole = (await flow("reasoning", turn.reasoning)) && (await flow("text", turn.text));
+      // A call's arguments stream too (as a run counts them), after the text.
+      const argued = async (): Promise<boolean> => {
+        for (const call of turn.calls)
+          for (const part of pieces(call.arguments)) {
+            if (request.signal?.aborted) return false;
+            if (each({ kind: "arguments", name: call.name, text: part }) === false) return false;
+          }
+        return true;
+      };
+      const whole =
+        (await flow("reasoning", turn.reasoning)) && (await flow("text", turn.text)) && (await argued());
       return {
         text: given.text,
         reasoning: given.reasoning,

@@ -18,24 +18,43 @@ export type Message =
   | { role: "assistant"; text: string; reasoning?: string; calls?: Call[]; details?: unknown[] }
   | { role: "tool"; call: string; name?: string; text: string };
 
-/** Why a limit ended a run. */
-export type Limit = "rounds" | "tokens" | "time";
+/**
+ * Why a limit ended a run: its rounds, tokens or time, or "repeats": the model made the same
+ * failing call (the same tool, arguments and error) three times in a row.
+ */
+export type Limit = "rounds" | "tokens" | "time" | "repeats";
+
+/** The call a limit ended the run at: one cut while its arguments streamed, or the failing call repeated (with its error). */
+export interface LimitCall {
+  name: string;
+  error?: string;
+}
 
 /**
  * What a run shows as it goes: text and reasoning as the model writes them, a call when it calls a
  * tool, its result (or why it failed), and at the end exactly one of done / error / stopped. A
  * `limit` on done or stopped says which limit ended the run: "done" after the answer it was asked
- * for once a limit was reached between rounds, "stopped" when a turn was cut at the limit.
+ * for once a limit was reached between rounds, "stopped" when a turn was cut at the limit (`call`:
+ * the call it was cut at, which did not run).
+ *
+ * Three pieces say more about what was shown: "retracted" takes back the last `text` given as the
+ * answer this turn (it was reasoning: a lone `</think>` showed it; the reasoning pieces that follow
+ * hold it); "note" is something the person should know that is not the model's words (a setting the
+ * model cannot apply), shown once a run; "arguments" is a part of a tool call's arguments as the
+ * model streams them (`name`: its tool, "" not yet known), which a run counts but does not show.
  */
 export type Piece =
   | { kind: "text"; text: string }
   | { kind: "reasoning"; text: string }
+  | { kind: "retracted"; text: string }
+  | { kind: "note"; text: string }
+  | { kind: "arguments"; name: string; text: string }
   | { kind: "call"; call: Call }
   | { kind: "result"; call: Call; text: string }
   | { kind: "failed"; call: Call; text: string }
   | { kind: "done"; text: string; limit?: Limit }
   | { kind: "error"; text: string }
-  | { kind: "stopped"; text: string; limit?: Limit };
+  | { kind: "stopped"; text: string; limit?: Limit; call?: LimitCall };
 
 /** A tool as a model API takes it (an OpenAI function object). */
 export interface FunctionTool {
@@ -95,6 +114,8 @@ export interface Model {
   window?(): Promise<number>;
   /** What its tokens cost, when known (settings or the endpoint's model list). */
   prices?: Prices;
+  /** The sampling settings of `parameters` this model cannot apply (a run says so once). */
+  ignores?(parameters: Parameters): (keyof Parameters)[];
 }
 
 /** A model's prices in US dollars per million tokens; `cached` for tokens read from the provider's cache (default `input`). */

@@ -182,8 +182,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   const written = new Answer(store, chat, work.item.id, modelId);
   let project: Instructions | undefined;
   const compacting = isCompact(work.user);
-  const first =
-    !compacting && work.item.kind === "user" && firstMessage(store.items(chat))?.id === work.user.id;
+  // A retry of the first message answers it too: a first answer that failed or was stopped is named then.
+  const first = !compacting && firstMessage(store.items(chat))?.id === work.user.id;
   const firstWords = shorten(work.user.text);
   if (first && conversation && !conversation.title.trim() && firstWords) {
     store.put("conversations", { ...conversation, title: firstWords });

@@ -4,7 +4,7 @@
  * so each answer reads right under its message even when later messages wait in the queue.
  */
 import { limitNote, type Limits } from "../agent/limit-note";
-import type { Call, Limit, Piece } from "../agent/types";
+import type { Call, Limit, LimitCall, Piece } from "../agent/types";
 import { argText, isRecord } from "../protocol/args";
 import { item } from "./make";
 import type { Item, Kind, State, Usage } from "./rows";
@@ -94,6 +94,11 @@ export class Answer {
       case "text":
       case "reasoning":
         return this.grow(piece.kind, piece.text);
+      case "retracted":
+        return this.retract(piece.text);
+      case "note":
+        this.note("error", piece.text, { name: "note" });
+        return;
       case "call":
         return this.call(piece.call);
       case "result":
@@ -107,7 +112,8 @@ export class Answer {
       case "done":
       case "stopped":
         this.closeOpen();
-        if (piece.limit && limits) this.limited(piece.limit, limits);
+        if (piece.limit && limits)
+          this.limited(piece.limit, limits, piece.kind === "stopped" ? piece.call : undefined);
         return;
     }
   }
@@ -116,8 +122,8 @@ export class Answer {
    * Writes the note of a limit that ended the run: an error item named after the limit ("rounds",
    * "tokens" or "time"), which the panel shows with Continue.
    */
-  limited(limit: Limit, limits: Limits): Item {
-    const row = { ...this.make("error", limitNote(limit, limits)), name: limit, done: true };
+  limited(limit: Limit, limits: Limits, call?: LimitCall): Item {
+    const row = { ...this.make("error", limitNote(limit, limits, call)), name: limit, done: true };
     this.store.put("items", row);
     return row;
   }
@@ -171,6 +177,20 @@ export class Answer {
     const row = this.make(kind, text);
     this.store.put("items", row);
     this.open = row.id;
+  }
+
+  /** Takes `text` back from the growing answer (it was reasoning): it goes on as reasoning. */
+  private retract(text: string): void {
+    const open = this.open ? this.store.get("items", this.open) : undefined;
+    if (open?.kind === "text" && !open.done && open.text.endsWith(text)) {
+      const kept = open.text.slice(0, open.text.length - text.length);
+      if (kept) this.store.put("items", { ...open, text: kept });
+      else {
+        this.store.delete("items", open.id);
+        this.open = null;
+      }
+    }
+    this.grow("reasoning", text);
   }
 
   private closeOpen(): void {

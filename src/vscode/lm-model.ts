@@ -1,5 +1,6 @@
 import vscode = require("vscode");
-import type { Call, Message, Model, Request, Turn } from "../agent/types";
+import { Stops } from "../agent/sampling";
+import type { Call, Message, Model, Parameters, Piece, Request, Turn } from "../agent/types";
 import { readArgs } from "../protocol/args";
 
 /** Makes VS Code's image data part of DATA, or undefined when the running VS Code has no data parts. */
@@ -75,10 +76,23 @@ export function callInput(call: Call): Record<string, unknown> {
   return read.ok ? read.args : { arguments: call.arguments, error: read.error };
 }
 
+/**
+ * The sampling settings of `parameters` that a model of VS Code's cannot apply: vscode.lm takes
+ * none (its `modelOptions` mean something else to each vendor), so only what Tandem applies on the
+ * stream itself — stop sequences and the token cap — is not left out.
+ */
+export function ignoredBy(parameters: Parameters): (keyof Parameters)[] {
+  const applied = new Set<keyof Parameters>(["stop", "maxTokens"]);
+  return (Object.keys(parameters) as (keyof Parameters)[]).filter(
+    (name) => parameters[name] !== undefined && !applied.has(name),
+  );
+}
+
 /** A core Model over a model VS Code offers (Copilot's, or another extension's), tools included. */
 export function lmModel(chat: vscode.LanguageModelChat): Model {
   return {
     name: chat.name,
+    ignores: ignoredBy,
     async turn(request, each): Promise<Turn> {
       const cancel = new vscode.CancellationTokenSource();
       const abort = () => cancel.cancel();
@@ -95,16 +109,35 @@ export function lmModel(chat: vscode.LanguageModelChat): Model {
         const response = await chat.sendRequest(messages, { tools }, cancel.token);
         let text = "";
         const calls: Call[] = [];
+        // vscode.lm takes no stop sequences nor token cap: both are applied here, on the stream.
+        const stops = new Stops(request.parameters?.stop);
+        const cap = request.parameters?.maxTokens ? request.parameters.maxTokens * 4 : Infinity;
+        let written = 0;
+        const give = (piece: Extract<Piece, { kind: "text" | "arguments" }>): boolean => {
+          written += piece.text.length;
+          return each(piece) !== false && written < cap;
+        };
+        let going = true;
         for await (const part of response.stream) {
           if (part instanceof vscode.LanguageModelTextPart) {
-            text += part.value;
-            if (each({ kind: "text", text: part.value }) === false) {
-              cancel.cancel();
-              break;
-            }
+            const given = stops.feed(part.value);
+            text += given;
+            going = (!given || give({ kind: "text", text: given })) && !stops.ended;
           } else if (part instanceof vscode.LanguageModelToolCallPart) {
-            calls.push({ id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
+            const call = { id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) };
+            // The call comes whole: its arguments count (a run's token limit) before it is kept.
+            going = give({ kind: "arguments", name: call.name, text: call.arguments });
+            if (going) calls.push(call);
           }
+          if (!going) {
+            cancel.cancel();
+            break;
+          }
+        }
+        const rest = stops.flush();
+        if (going && rest) {
+          text += rest;
+          give({ kind: "text", text: rest });
         }
         const count = (s: string) =>
           Promise.resolve(chat.countTokens(s)).catch(() => Math.ceil(s.length / 4));

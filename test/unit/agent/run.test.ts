@@ -231,11 +231,14 @@ describe("agent: run", () => {
     assert.equal(a.tokens, 600 + 2);
 
     const slow = tool("slow", "Waits.", z.object({}), () => wait(40).then(() => "ok"), { readOnly: true });
-    const b = agent(scripted([calls([["slow", "{}"]]), says("in time")]), "", [slow]);
+    const timedModel = scripted([calls([["slow", "{}"]]), says("too late")]);
+    const b = agent(timedModel, "", [slow]);
     b.maxMs = 20;
     const timed = collect();
     await run(b, "go", { each: timed.each });
-    assert.deepEqual(timed.pieces.at(-1), { kind: "done", text: "in time", limit: "time" });
+    // No time is left for an answer: none is asked, and the run ends with the time's note.
+    assert.deepEqual(timed.pieces.at(-1), { kind: "stopped", text: "", limit: "time" });
+    assert.equal(timedModel.requests.length, 1);
   });
 
   it("stops between pieces: a stopped piece with what was written, and the history keeps it", async () => {
