@@ -38,8 +38,8 @@ export interface LimitCall {
  * the call it was cut at, which did not run).
  *
  * Three pieces say more about what was shown: "retracted" takes back the last `text` given as the
- * answer this turn (it was reasoning: a lone `</think>` showed it; the reasoning pieces that follow
- * hold it); "note" is something the person should know that is not the model's words (a setting the
+ * answer this turn, which was reasoning after all (a lone `</think>` showed it: what shows the
+ * answer moves it to the reasoning; the turn's reasoning holds it); "note" is something the person should know that is not the model's words (a setting the
  * model cannot apply), shown once a run; "arguments" is a part of a tool call's arguments as the
  * model streams them (`name`: its tool, "" not yet known), which a run counts but does not show.
  */

@@ -96,6 +96,11 @@ describe("agent: reasoning that continues", () => {
     const first = await collect(a, "go");
     assert.equal(first.answer, "The answer.");
     assert.ok(!joined(first.pieces, "text").includes("</think>"));
+    // What was streamed as the answer before the tag is taken back, then given as reasoning.
+    const at = first.pieces.findIndex((p) => p.kind === "retracted");
+    assert.deepEqual(first.pieces[at], { kind: "retracted", text: "plan it" });
+    assert.equal(joined(first.pieces.slice(0, at), "text"), "plan it");
+    assert.equal(joined(first.pieces.slice(at), "text"), "The answer.");
     assert.equal((a.history[1] as Extract<Message, { role: "assistant" }>).reasoning, "plan it");
     assert.equal(facts.get(`${server.baseURL} m1`)?.opens, true);
     // Learned: the next answer is read as reasoning from its first piece.

@@ -49,10 +49,8 @@ describe("agent: the same failing call made again", () => {
   it("reads the same arguments whatever their spacing", async () => {
     const spaced = calls([["read_file", '{ "path" : "gone.txt" }']]);
     const { seen } = await pieces([again("gone.txt"), spaced, again("gone.txt"), says("never asked")]);
-    assert.deepEqual(
-      [seen.at(-1)?.kind, seen.at(-1)?.kind === "stopped" && seen.at(-1)?.limit],
-      ["stopped", "repeats"],
-    );
+    const last = seen.at(-1);
+    assert.deepEqual([last?.kind, last?.kind === "stopped" && last.limit], ["stopped", "repeats"]);
   });
 
   it("a different argument or a success between them resets the count", async () => {
