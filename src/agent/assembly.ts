@@ -1,7 +1,7 @@
 /** Accumulates one streamed turn from Chat Completions chunks (never from `finalChatCompletion`). */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ReasoningField } from "./facts";
-import { Stops } from "./sampling";
+import { Stops } from "./stops";
 import { Tags } from "./tags";
 import { writtenCall } from "./textcalls";
 import type { Call, Piece, Turn } from "./types";

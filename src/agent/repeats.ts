@@ -24,7 +24,8 @@ export class Repeats {
     }
     const key = JSON.stringify([call.name, canonical(call.arguments), text]);
     const seen = this.counts.get(key)?.count ?? 0;
-    for (const [other, entry] of this.counts) if (entry.call === call.name && other !== key) this.counts.delete(other);
+    for (const [other, entry] of this.counts)
+      if (entry.call === call.name && other !== key) this.counts.delete(other);
     this.counts.set(key, { call: call.name, count: seen + 1 });
     return seen + 1 >= REPEATS ? { name: call.name, error: text } : undefined;
   }

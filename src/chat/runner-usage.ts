@@ -59,6 +59,7 @@ export class Tally {
       },
     };
     if (model.window) wrapped.window = () => model.window!();
+    if (model.ignores) wrapped.ignores = (parameters) => model.ignores!(parameters);
     return wrapped;
   }
 

@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import { Stops } from "../agent/sampling";
+import { Stops } from "../agent/stops";
 import type { Call, Message, Model, Parameters, Piece, Request, Turn } from "../agent/types";
 import { readArgs } from "../protocol/args";
 

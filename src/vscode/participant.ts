@@ -175,6 +175,9 @@ function show(stream: vscode.ChatResponseStream, piece: Piece) {
       break;
     case "reasoning":
       break;
+    case "note":
+      stream.markdown(`\n\n_${piece.text}_\n\n`);
+      break;
     case "call":
       stream.progress(vscode.l10n.t("Running {0}…", piece.call.name));
       break;

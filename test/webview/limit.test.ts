@@ -39,4 +39,36 @@ describe("a run a limit ended", () => {
       assistant: "",
     });
   });
+
+  it("shows the same failing call a limit ended as a note with Continue, and a note of settings with no button", async () => {
+    const panel = await panels.open();
+    await panel.send(
+      snapshot(),
+      { type: "opened", chat: "c1", items: [], blocks: {} },
+      {
+        type: "rows",
+        table: "items",
+        put: [
+          item("c1.001", "user", { text: "Read it" }),
+          item("c1.001.0000", "error", {
+            name: "note",
+            text: "Copilot cannot apply these settings, so they were left out: temperature.",
+          }),
+          item("c1.001.0001", "error", {
+            name: "repeats",
+            text: "Stopped: the model called read_file three times with the same arguments and got the same error each time: gone",
+          }),
+        ],
+        delete: [],
+      },
+    );
+    const note = panel.page.locator('[data-item="c1.001.0000"]');
+    assert.equal(await note.getAttribute("role"), "status");
+    assert.match(await note.innerText(), /left out: temperature\./);
+    assert.equal(await note.getByRole("button").count(), 0, "nothing to retry or continue");
+    const repeats = panel.page.locator('[data-item="c1.001.0001"]');
+    assert.equal(await repeats.getAttribute("role"), "status");
+    assert.equal(await repeats.getByRole("button", { name: "Continue" }).count(), 1);
+    assert.equal(await repeats.getByRole("button", { name: "Retry" }).count(), 0);
+  });
 });

@@ -1,5 +1,15 @@
 /** What the endpoint tests share: a fixture server with an endpoint model over it, and a run's pieces. */
-import { endpoint, run, type Agent, type Model, type Piece } from "../../../src/agent";
+import {
+  endpoint,
+  run,
+  scripted,
+  type Agent,
+  type Model,
+  type Parameters,
+  type Piece,
+  type Script,
+  type ScriptedModel,
+} from "../../../src/agent";
 import { openaiServer, type FixtureServer } from "../../fixtures/openai-server";
 
 /** Endpoint options that make a test fast: retries wait 1 ms, no window is looked up. */
@@ -21,3 +31,11 @@ export async function collect(a: Agent, prompt: string): Promise<{ answer: strin
 /** The text of the pieces of KIND, joined. */
 export const joined = (pieces: Piece[], kind: "text" | "reasoning"): string =>
   pieces.map((p) => (p.kind === kind ? p.text : "")).join("");
+
+/** A scripted model that, as a model of VS Code's does, cannot apply any sampling setting but stop sequences. */
+export function deaf(turns: Script[]): ScriptedModel {
+  const model = scripted(turns, "Copilot GPT-4o");
+  model.ignores = (p: Parameters) =>
+    (Object.keys(p) as (keyof Parameters)[]).filter((name) => p[name] !== undefined && name !== "stop");
+  return model;
+}

@@ -114,7 +114,8 @@ describe("agent: limits that hold inside a turn", () => {
       "slow",
       "Waits until stopped.",
       z.object({}),
-      (_input, signal) => new Promise<string>((resolve) => signal.addEventListener("abort", () => resolve("late"))),
+      (_input, signal) =>
+        new Promise<string>((resolve) => signal.addEventListener("abort", () => resolve("late"))),
       { readOnly: true },
     );
     server.script(calling([["c1", "slow", "{}"]]), answer("An answer after the time."));

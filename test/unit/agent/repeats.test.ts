@@ -71,7 +71,11 @@ describe("agent: the same failing call made again", () => {
   it("the note is translated", () => {
     setBundle(JSON.parse(readFileSync("l10n/bundle.l10n.de.json", "utf8")) as Bundle);
     try {
-      const note = limitNote("repeats", { rounds: 16, maxTokens: 0, maxMs: 0 }, { name: "read_file", error: "x" });
+      const note = limitNote(
+        "repeats",
+        { rounds: 16, maxTokens: 0, maxMs: 0 },
+        { name: "read_file", error: "x" },
+      );
       assert.ok(!note.startsWith("Stopped:"), note);
       assert.ok(note.includes("read_file"));
     } finally {

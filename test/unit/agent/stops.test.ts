@@ -13,7 +13,9 @@ describe("agent: stop sequences Tandem applies itself", () => {
 
   it("an OpenAI reasoning model is not sent `stop`: its streamed answer ends before the stop sequence", async () => {
     // "END" comes split across pieces, and the server would go on after it.
-    server.script({ events: [...text("The plan: EN"), ...text("D and what follows."), finish(), usage(5, 9)] });
+    server.script({
+      events: [...text("The plan: EN"), ...text("D and what follows."), finish(), usage(5, 9)],
+    });
     const a = agent(model("o3-mini"));
     a.parameters = { stop: ["END"] };
     const pieces: Piece[] = [];
