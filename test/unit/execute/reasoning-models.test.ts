@@ -43,4 +43,22 @@ describe("execute: OpenAI reasoning models", () => {
     assert.equal(out.status, 200);
     assert.equal(fixture.requests[0].body.temperature, 0.2);
   });
+
+  it("applies the stop sequences it could not send: the content ends before the first", async () => {
+    fixture.refuseFields = ["stop"];
+    fixture.script(answer("Sunny. END Then rain.", { size: 2 }));
+    const model = endpoint({ baseURL: fixture.baseURL, model: "o3-mini", window: 0, facts: memoryFacts() });
+    const out = await execute(
+      {
+        model: "gpt-4",
+        tools: [],
+        messages: [{ role: "user", content: "Weather?" }],
+        model_parameters: { stop_sequences: ["END"] },
+      },
+      { models: { "gpt-4": "mine" }, resolve: () => model },
+    );
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    assert.deepEqual(out.body, { action: "content", context: { content: "Sunny. ", tool_request: null } });
+  });
 });
+
