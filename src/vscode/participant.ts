@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import vscode = require("vscode");
-import type { Call, Limit, Message, Model, Piece, Tool } from "../agent/types";
+import type { Call, Limit, LimitCall, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
 import type { CommandRuleBook } from "../chat/workspace/command-rules";
@@ -330,8 +330,10 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     }
     const prompt = [promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
+    let at: LimitCall | undefined;
     const each = (piece: Piece): void => {
       if (piece.kind === "done" || piece.kind === "stopped") limit = piece.limit;
+      if (piece.kind === "stopped") at = piece.call;
       show(stream, piece);
     };
     try {
@@ -343,7 +345,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
         metadata: { allowed: kept(), session, ...restore() },
       };
     }
-    if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a)}_`);
+    if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a, at)}_`);
     return {
       metadata: { model: model.name, allowed: kept(), session, ...restore(), ...(limit ? { limit } : {}) },
     };

@@ -36,6 +36,7 @@ export async function run(): Promise<void> {
     await import("./editor-tools.test");
     await import("./learned.test");
     await import("./images.test");
+    await import("./lm-settings.test");
     await import("./restore.test");
     await import("./chat-restore.test");
     await import("./again.test");

@@ -61,4 +61,3 @@ describe("execute: OpenAI reasoning models", () => {
     assert.deepEqual(out.body, { action: "content", context: { content: "Sunny. ", tool_request: null } });
   });
 });
-
