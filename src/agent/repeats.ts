@@ -3,6 +3,7 @@
  * call back, and each round adds the call and its error to the window until nothing else fits. Three
  * in a row (the same tool, the same arguments, the same error) end the run instead.
  */
+import { readArgs } from "../protocol/args";
 import type { Call, LimitCall } from "./types";
 
 /** How many times the same failing call ends a run. */
@@ -31,11 +32,8 @@ export class Repeats {
   }
 }
 
-/** Arguments as one text whatever their spacing: the JSON re-written when it reads, else the text trimmed. */
+/** Arguments as one text whatever their spacing: the record re-written when it reads, else the text trimmed. */
 function canonical(args: string): string {
-  try {
-    return JSON.stringify(JSON.parse(args || "{}"));
-  } catch {
-    return args.trim();
-  }
+  const read = readArgs(args);
+  return read.ok ? JSON.stringify(read.args) : args.trim();
 }
