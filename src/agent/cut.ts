@@ -21,13 +21,19 @@ export interface Cut {
 }
 
 /**
- * A count under this share of what Tandem expected is a cut. Tandem's estimate is four characters
- * a token, calibrated by the counts of earlier prompts the server read whole; tokenizers of today's
- * models read English and code at 3–4.5 characters a token, so a whole prompt comes out at 0.85 or
- * more of the raw estimate, and within a few percent of a calibrated one. A quarter less cannot be
- * the tokenizer: it is a prompt the server did not read.
+ * A count under this share of what Tandem expected is a cut. Before the server has counted a whole
+ * prompt, Tandem's estimate is four characters a token; tokenizers of today's models read English
+ * and code at 3–4.5 characters a token, so a whole prompt comes out at 0.85 or more of that raw
+ * estimate: a quarter less cannot be the tokenizer, it is a prompt the server did not read.
  */
 export const CUT_SHARE = 0.75;
+
+/**
+ * The share once the server counted whole prompts of this model: the estimate is then calibrated
+ * by its own counts, and each prompt of a conversation repeats the earlier ones, so a whole prompt
+ * comes within a few percent of it; a tenth less is text the server dropped.
+ */
+export const CALIBRATED_SHARE = 0.9;
 
 /** Prompts smaller than this say little about the tokenizer, and no server serves so small a window. */
 const LEAST = 256;
@@ -36,6 +42,8 @@ const LEAST = 256;
 export interface Counting {
   /** The server's count over Tandem's raw estimate (1 until a whole prompt is counted). */
   ratio: number;
+  /** Whether a whole prompt was counted. */
+  calibrated?: boolean;
 }
 
 /**
@@ -44,9 +52,10 @@ export interface Counting {
  */
 export function wasCut(counting: Counting, sent: number, reported: number): boolean {
   if (reported < LEAST || sent < LEAST) return false;
-  if (reported < sent * counting.ratio * CUT_SHARE) return true;
+  if (reported < sent * counting.ratio * (counting.calibrated ? CALIBRATED_SHARE : CUT_SHARE)) return true;
   // Bounded as condensing bounds its own ratio: a server that counts far off is not followed.
   counting.ratio = Math.min(2, Math.max(0.75, reported / sent));
+  counting.calibrated = true;
   return false;
 }
 
