@@ -181,7 +181,8 @@ export async function condensedTurn(
       // A cut prompt's count is what the server kept, not how it counts: it says nothing of the tokenizer.
       if (turn.cut) c.cut?.(turn.cut);
       // Small requests say little about the tokenizer; a ratio far off is a server that counts its own way.
-      else if (turn.input > 0 && estimated >= 256) c.ratio = Math.min(3, Math.max(0.5, turn.input / estimated));
+      else if (turn.input > 0 && estimated >= 256)
+        c.ratio = Math.min(3, Math.max(0.5, turn.input / estimated));
       return turn;
     } catch (error) {
       if (attempt > 0 || shown || request.signal?.aborted || !overflowed(error)) throw error;

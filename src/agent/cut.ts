@@ -86,7 +86,11 @@ export function heldBy(counting: Counting, body: object, turn: Turn, holding: Ho
 export function sentTokens(body: object): number {
   const b = body as { messages?: unknown; tools?: unknown };
   const chars = (value: unknown): number =>
-    typeof value === "string" ? value.length : value === undefined || value === null ? 0 : JSON.stringify(value).length;
+    typeof value === "string"
+      ? value.length
+      : value === undefined || value === null
+        ? 0
+        : JSON.stringify(value).length;
   let tokens = Array.isArray(b.tools) && b.tools.length ? Math.ceil(chars(b.tools) / 4) : 0;
   for (const m of Array.isArray(b.messages) ? (b.messages as Record<string, unknown>[]) : []) {
     const content = Array.isArray(m.content)
@@ -112,7 +116,10 @@ export function fixFor(kind: ServerKind | undefined, tokens: number): string {
         tokens,
       );
     case "llamacpp":
-      return t("To serve more, start llama-server with a larger context: --ctx-size {0} (or -c {0}).", tokens);
+      return t(
+        "To serve more, start llama-server with a larger context: --ctx-size {0} (or -c {0}).",
+        tokens,
+      );
     case "lmstudio":
       return t(
         "To serve more, load the model in LM Studio with a larger Context Length ({0}) in its load settings.",

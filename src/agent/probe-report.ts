@@ -112,7 +112,13 @@ export function markdown(report: Report): string {
       report.window.tokens ? t("{0} tokens", thousands(report.window.tokens)) : yes(report.window.ok),
     ],
     ...(report.cut
-      ? [[t("Prompts cut"), report.cut, t("to {0} tokens", thousands(report.cut.held))] as [string, Finding, string]]
+      ? [
+          [t("Prompts cut"), report.cut, t("to {0} tokens", thousands(report.cut.held))] as [
+            string,
+            Finding,
+            string,
+          ],
+        ]
       : []),
     [t("Streaming"), report.streaming, yes(report.streaming.ok)],
     [t("Usage in the stream"), report.usage, yes(report.usage.ok)],
@@ -166,8 +172,7 @@ export function markdown(report: Report): string {
 export function scrubbed(report: Report, key: string): Report {
   const { reachable, window, streaming, usage, tools, reasoning, images, verdict } = report;
   for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict, report.cut])
-    if (finding)
-    finding.note = scrub(finding.note, key, "…");
+    if (finding) finding.note = scrub(finding.note, key, "…");
   return report;
 }
 

@@ -17,7 +17,12 @@ export const SERVER_NAMES: Record<ServerKind, string> = {
 };
 
 /** The window finding: `tokens` to fit requests to, the model's trained maximum and the server's kind when known. */
-export type WindowFinding = Finding & { tokens: number; trained?: number; kind?: ServerKind; served?: boolean };
+export type WindowFinding = Finding & {
+  tokens: number;
+  trained?: number;
+  kind?: ServerKind;
+  served?: boolean;
+};
 
 /** The window finding from the model list's window `listed` and what the server said it serves. */
 export function windowFinding(listed: number, server: Served | undefined): WindowFinding {
@@ -30,7 +35,14 @@ export function windowFinding(listed: number, server: Served | undefined): Windo
       trained > server.tokens
         ? `${said} ${t("The model was trained for {0}: longer prompts are refused or cut.", n(trained))} ${fixFor(server.kind, roomFor({ held: server.tokens, trained }))}`
         : said;
-    return { ok: true, note, tokens: server.tokens, trained: trained || undefined, kind: server.kind, served: true };
+    return {
+      ok: true,
+      note,
+      tokens: server.tokens,
+      trained: trained || undefined,
+      kind: server.kind,
+      served: true,
+    };
   }
   if (server?.kind === "ollama" && server.tokens) {
     const note = `${t(
@@ -45,14 +57,19 @@ export function windowFinding(listed: number, server: Served | undefined): Windo
   }
   return {
     ok: false,
-    note: t("The model list does not give the context window: Tandem cannot tell when a conversation is full."),
+    note: t(
+      "The model list does not give the context window: Tandem cannot tell when a conversation is full.",
+    ),
     tokens: 0,
     kind: server?.kind,
   };
 }
 
 /** The finding of a cut an earlier run saw (`known.held`), or undefined when none was seen. */
-export function cutFinding(known: Learned | undefined, window: WindowFinding): (Finding & { held: number }) | undefined {
+export function cutFinding(
+  known: Learned | undefined,
+  window: WindowFinding,
+): (Finding & { held: number }) | undefined {
   const held = known?.held;
   if (!held) return undefined;
   // The server now serves more than it held then: the fix was applied, the cut is forgotten at the next run.

@@ -8,7 +8,7 @@ import { failed, type Session } from "./probe-stream";
 import { answer } from "./probe-answer";
 import { images } from "./probe-images";
 import { tools } from "./probe-tools";
-import { joined, scrubbed, some, thousands, verdict, where, type Report } from "./probe-report";
+import { joined, scrubbed, some, verdict, where, type Report } from "./probe-report";
 import type { Learned, ReasoningField } from "./facts";
 import { cutFinding, windowFinding } from "./probe-window";
 import { servedOf } from "./served";

@@ -46,8 +46,15 @@ const ASK_MS = 2000;
 /** The most bytes of one answer read (Ollama's /api/show carries the template and licence). */
 const MOST_BYTES = 2_000_000;
 
-/** Address kinds of a server on this computer or its network (not cloud metadata, not unspecified). */
-const LOCAL_KINDS = new Set(["loopback", "private", "unique-local", "link-local", "shared (CGNAT)"]);
+/** Address kinds of a server on this computer or its network (0.0.0.0 reaches this computer; cloud metadata is not a model server). */
+const LOCAL_KINDS = new Set([
+  "loopback",
+  "unspecified",
+  "private",
+  "unique-local",
+  "link-local",
+  "shared (CGNAT)",
+]);
 
 /**
  * The root of the server behind `baseURL` (its /v1 taken off) when it is on this computer or its
@@ -107,13 +114,20 @@ async function ask(url: string, asking: Asking, body?: unknown): Promise<unknown
   }
 }
 
-/** A positive whole number, else 0. */
+/** No model serves more (the largest today take 10M): a larger window is a server that is not believed. */
+const MOST_TOKENS = 100_000_000;
+
+/** A positive whole number of tokens a server may really serve, else 0. */
 function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MOST_TOKENS
+    ? Math.floor(value)
+    : 0;
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** Whether Ollama's name `name` is the model `model` (Ollama adds ":latest" to a name without a tag). */
@@ -144,13 +158,18 @@ async function ollama(root: string, model: string, asking: Asking): Promise<Serv
   if (running) return { kind: "ollama", tokens: running, sure: true, trained, where: "/api/ps" };
   // The parameters are one "name value" a line, as `ollama show --parameters` prints them.
   const set = typeof parameters === "string" ? /^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters) : null;
-  if (set) return { kind: "ollama", tokens: Number(set[1]), sure: true, trained, where: "/api/show" };
+  if (set && count(Number(set[1])))
+    return { kind: "ollama", tokens: Number(set[1]), sure: true, trained, where: "/api/show" };
   const tokens = trained ? Math.min(trained, OLLAMA_DEFAULT) : OLLAMA_DEFAULT;
   return { kind: "ollama", tokens, sure: false, trained, where: "/api/show" };
 }
 
 /** llama.cpp's server: the context of a slot, which is what one request may fill. */
-async function llamacpp(root: string, asking: Asking, entry: Record<string, unknown>): Promise<Served | undefined> {
+async function llamacpp(
+  root: string,
+  asking: Asking,
+  entry: Record<string, unknown>,
+): Promise<Served | undefined> {
   const props = record(await ask(`${root}/props`, asking));
   const settings = record(props.default_generation_settings);
   // Older servers put n_ctx under params.

@@ -6,7 +6,13 @@ import { endpoint } from "../../../src/agent/endpoint";
 import { factsKey, memoryFacts } from "../../../src/agent/facts";
 import type { Request } from "../../../src/agent/types";
 import { asOllama } from "../../fixtures/model-servers";
-import { answer, openaiServer, promptTokens, type FixtureServer, type Reply } from "../../fixtures/openai-server";
+import {
+  answer,
+  openaiServer,
+  promptTokens,
+  type FixtureServer,
+  type Reply,
+} from "../../fixtures/openai-server";
 
 /** An answer that reports the prompt tokens the server counted of the request (a cutting server caps them). */
 const counted =
@@ -68,7 +74,10 @@ describe("agent: a prompt the server cut without a word", () => {
     const notice = cutNotice(turn.cut as Cut);
     assert.ok(notice.includes("the model read 2,048"), notice);
     assert.ok(notice.includes("OLLAMA_CONTEXT_LENGTH=16384"), notice);
-    assert.ok(notice.includes("PARAMETER num_ctx 16384") && notice.includes("/set parameter num_ctx 16384"), notice);
+    assert.ok(
+      notice.includes("PARAMETER num_ctx 16384") && notice.includes("/set parameter num_ctx 16384"),
+      notice,
+    );
   });
 
   it("in a run, the rounds after the cut fit what the server held, and condensing is told", async () => {
@@ -78,7 +87,12 @@ describe("agent: a prompt the server cut without a word", () => {
     const a = agent(model, "Answer briefly.");
     const cuts: Cut[] = [];
     condensingOf(a).cut = (cut) => cuts.push(cut);
-    server.script(counted("First."), counted("Second."), counted("Summary of the earlier turns."), counted("Third."));
+    server.script(
+      counted("First."),
+      counted("Second."),
+      counted("Summary of the earlier turns."),
+      counted("Third."),
+    );
     await run(a, "word ".repeat(3000));
     assert.equal(cuts.length, 1);
     assert.equal(a.window, 2048);

@@ -34,7 +34,10 @@ describe("chat runner: a model server that cuts prompts without a word", () => {
     assert.equal(notices.length, 1, notices.map((i) => i.text).join("\n"));
     assert.equal(notices[0].name, CUT_NOTICE);
     assert.ok(notices[0].text.includes("the model read 4,096"), notices[0].text);
-    assert.ok(notices[0].text.includes("raise the context length in the model server's settings"), notices[0].text);
+    assert.ok(
+      notices[0].text.includes("raise the context length in the model server's settings"),
+      notices[0].text,
+    );
     // What the server recorded: a few requests were cut before the count showed it, none after.
     const sizes = server.requests.map((r) => promptTokens(r.body));
     const lastOver = sizes.findLastIndex((n) => n > 4096);
@@ -53,7 +56,12 @@ describe("chat runner: a model server that cuts prompts without a word", () => {
     const counted = (text: string) => (request: { body: Record<string, unknown> }) =>
       answer(text, { prompt: promptTokens(request.body), completion: 3 });
     // The answer, the conversation's title, then the summary the fitted view needs, and the answer.
-    server.script(counted("It is long."), counted("Long text"), counted("Summary: a long text."), counted("Yes."));
+    server.script(
+      counted("It is long."),
+      counted("Long text"),
+      counted("Summary: a long text."),
+      counted("Yes."),
+    );
     const facts = memoryFacts();
     const model = endpoint({ baseURL: server.baseURL, model: "qwen2.5:0.5b", facts });
     b = await bench(hostOf({ default: model }));
@@ -67,7 +75,11 @@ describe("chat runner: a model server that cuts prompts without a word", () => {
     const before = server.requests.length;
     const second = await b.send(asked("And is it short?", chat));
     const items2 = answerOf(b.store, chat, second.id);
-    assert.equal(items2.findLast((i) => i.kind === "text")?.text, "Yes.", JSON.stringify(items2.map((i) => [i.kind, i.text.slice(0, 200)])));
+    assert.equal(
+      items2.findLast((i) => i.kind === "text")?.text,
+      "Yes.",
+      JSON.stringify(items2.map((i) => [i.kind, i.text.slice(0, 200)])),
+    );
     const later = server.requests.slice(before).map((r) => promptTokens(r.body));
     assert.ok(later.length > 0 && later.every((n) => n <= 2048), `later requests: ${later.join(", ")}`);
     assert.equal(server.truncated, 1);
