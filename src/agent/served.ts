@@ -6,7 +6,8 @@
  *   Ollama     GET /api/ps (`context_length` of a loaded model), POST /api/show (`num_ctx` among
  *              the model's parameters; `<arch>.context_length` of `model_info`, its trained maximum)
  *   llama.cpp  GET /props (`default_generation_settings.n_ctx`, the context of one slot)
- *   LM Studio  GET /api/v0/models (`loaded_context_length` of a loaded model, `max_context_length`)
+ *   LM Studio  GET /api/v1/models (`loaded_instances[].config.context_length`, `max_context_length`),
+ *              or GET /api/v0/models before 0.4 (`loaded_context_length` of a loaded model)
  *   vLLM       `max_model_len` in its /v1/models entry (what --max-model-len set)
  *
  * None of these servers takes the window per request through its OpenAI-compatible API: Ollama's
@@ -179,9 +180,35 @@ async function llamacpp(
   return { kind: "llamacpp", tokens, sure: true, trained, where: "/props" };
 }
 
-/** LM Studio: the context a loaded model was loaded with; a model not loaded says only its maximum. */
+/**
+ * LM Studio: the context a loaded model was loaded with; a model not loaded says only its maximum.
+ * Its native v1 API (0.4 and later) lists loaded instances with their config; v0 (0.3.6 and later)
+ * puts `loaded_context_length` on a loaded model's entry.
+ */
 async function lmstudio(root: string, model: string, asking: Asking): Promise<Served | undefined> {
-  const data = record(await ask(`${root}/api/v0/models`, asking)).data;
+  const [v1, v0] = await Promise.all([
+    ask(`${root}/api/v1/models`, asking),
+    ask(`${root}/api/v0/models`, asking),
+  ]);
+  const listed = record(v1).models;
+  const modern = Array.isArray(listed)
+    ? listed
+        .map(record)
+        .find(
+          (m) =>
+            m.key === model ||
+            (Array.isArray(m.loaded_instances) && m.loaded_instances.some((i) => record(i).id === model)),
+        )
+    : undefined;
+  if (modern) {
+    const trained = count(modern.max_context_length);
+    const instances = Array.isArray(modern.loaded_instances) ? modern.loaded_instances.map(record) : [];
+    const instance = instances.find((i) => i.id === model) ?? instances[0];
+    const loaded = count(record(instance?.config).context_length);
+    if (loaded) return { kind: "lmstudio", tokens: loaded, sure: true, trained, where: "/api/v1/models" };
+    return { kind: "lmstudio", tokens: 0, sure: false, trained, where: "/api/v1/models" };
+  }
+  const data = record(v0).data;
   if (!Array.isArray(data)) return undefined;
   const entry = data.map(record).find((m) => m.id === model);
   if (!entry) return undefined;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { endpoint } from "../../../src/agent/endpoint";
 import { factsKey, memoryFacts } from "../../../src/agent/facts";
 import { localRoot, servedOf } from "../../../src/agent/served";
-import { asLlamaCpp, asLmStudio, asOllama, asVllm } from "../../fixtures/model-servers";
+import { asLlamaCpp, asLmStudio, asLmStudio4, asOllama, asVllm } from "../../fixtures/model-servers";
 import { openaiServer, type FixtureServer } from "../../fixtures/openai-server";
 
 describe("agent: the window a server really serves", () => {
@@ -46,6 +46,11 @@ describe("agent: the window a server really serves", () => {
   it("LM Studio: a loaded model's loaded_context_length from /api/v0/models", async () => {
     asLmStudio(server, "qwen2.5-7b-instruct", 32_768, 4096);
     assert.equal(await windowOf("qwen2.5-7b-instruct"), 4096);
+  });
+
+  it("LM Studio 0.4: a loaded instance's context_length from /api/v1/models", async () => {
+    asLmStudio4(server, "qwen2.5-7b-instruct", 32_768, 8192);
+    assert.equal(await windowOf("qwen2.5-7b-instruct"), 8192);
   });
 
   it("vLLM: max_model_len, said to be what it serves", async () => {
