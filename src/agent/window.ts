@@ -101,6 +101,7 @@ export async function fittedWindow(api: OpenAI, model: string, facts: Facts, key
     facts.set(key, { ...rest, window: server.tokens });
     held = undefined;
   }
-  const base = server?.sure ? server.tokens : server?.tokens || learned.window || listed;
+  // A server's documented default (a model Ollama has not loaded) yields to what was learned of it.
+  const base = server?.sure ? server.tokens : learned.window || server?.tokens || listed;
   return held ? Math.min(base || held, held) : base;
 }

@@ -68,6 +68,17 @@ describe("agent: the window a server really serves", () => {
     assert.equal(facts.get(factsKey(server.baseURL, "qwen"))?.window, 4096);
   });
 
+  it("a cut seen earlier holds until the server says it serves more (the person applied the fix)", async () => {
+    const facts = memoryFacts();
+    const key = factsKey(server.baseURL, "qwen2.5:0.5b");
+    facts.set(key, { window: 2048, held: 2048 });
+    asOllama(server, "qwen2.5:0.5b", { trained: 32_768 });
+    assert.equal(await windowOf("qwen2.5:0.5b", facts), 2048, "Ollama's default says nothing new");
+    asOllama(server, "qwen2.5:0.5b", { trained: 32_768, loaded: 16_384 });
+    assert.equal(await windowOf("qwen2.5:0.5b", facts), 16_384);
+    assert.deepEqual(facts.get(key), { window: 16_384 });
+  });
+
   it("the endpoint's key goes with the metadata requests to the same server", async () => {
     asLlamaCpp(server, "qwen", 4096, 32_768);
     await endpoint({ baseURL: server.baseURL, model: "qwen", apiKey: "sk-local" }).window!();
