@@ -4,9 +4,10 @@
  * what they kept as `prompt_tokens`. Tandem compares that count with its own estimate of what it
  * sent; far fewer is a cut, and the count is what the server really holds.
  */
+import { condensingOf } from "./condense-turn";
 import { learn, type Facts } from "./facts";
 import type { ServerKind } from "./served";
-import type { Turn } from "./types";
+import type { Agent, Turn } from "./types";
 import { servedKnown } from "./window";
 import { t } from "../protocol/l10n";
 
@@ -140,4 +141,14 @@ export function cutNotice(cut: Cut): string {
     cut.held.toLocaleString("en-US"),
     fixFor(cut.kind, roomFor(cut)),
   );
+}
+
+/** Gives `say` the notice of a cut the first time the server cuts one of `a`'s prompts (the next rounds are fitted). */
+export function sayCuts(a: Agent, say: (notice: string) => void): void {
+  let said = false;
+  condensingOf(a).cut = (cut) => {
+    if (said) return;
+    said = true;
+    say(cutNotice(cut));
+  };
 }

@@ -4,19 +4,12 @@
  * server. An error item named "window": the panel shows it as a warning with Retry, since the answer
  * above it was written from a cut prompt.
  */
-import { condensingOf } from "../agent/condense-turn";
-import { cutNotice } from "../agent/cut";
+import { sayCuts } from "../agent/cut";
 import type { Agent } from "../agent/types";
 import type { Answer } from "./runner-items";
 import { CUT_NOTICE } from "../protocol/rows";
 
-/** Writes a notice into the answer `written` each time the server cuts one of `a`'s prompts. */
+/** Writes a notice into the answer `written` the first time the server cuts one of `a`'s prompts. */
 export function noticing(a: Agent, written: Answer): void {
-  let said = false;
-  condensingOf(a).cut = (cut) => {
-    // Once an answer: the next rounds are fitted, and a second cut says nothing new.
-    if (said) return;
-    said = true;
-    written.note("error", cutNotice(cut), { name: CUT_NOTICE });
-  };
+  sayCuts(a, (notice) => written.note("error", notice, { name: CUT_NOTICE }));
 }
