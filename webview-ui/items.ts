@@ -1,5 +1,5 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
-import type { Item } from "../src/protocol/rows";
+import { CUT_NOTICE, type Item } from "../src/protocol/rows";
 import { argsOrEmpty } from "../src/protocol/args";
 import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
@@ -345,6 +345,21 @@ class ErrorView implements ItemView {
       );
       return;
     }
+    if (item.name === CUT_NOTICE) {
+      // The server cut a prompt without a word: a warning with its fix, and Retry asks again fitted.
+      this.element.className = "item note window";
+      this.element.setAttribute("role", "status");
+      this.element.replaceChildren(
+        icon("warning"),
+        h("span", { class: "plain", text: item.text }),
+        askAgain(this.panel, "Retry", (model) =>
+          this.panel.host.post({ type: "retry", chat: item.chat, model }),
+        ),
+      );
+      return;
+    }
+    this.element.className = "item error";
+    this.element.setAttribute("role", "alert");
     this.element.replaceChildren(
       icon("error"),
       h("span", { class: "plain", text: item.text || t("The run failed.") }),

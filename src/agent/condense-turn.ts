@@ -18,6 +18,8 @@ import {
   type Summary,
   type View,
 } from "./condense";
+import type { Cut } from "./cut";
+import { isOverflow, overflowWindow } from "./overflow";
 import type { Agent, Message, Piece, Request, Turn } from "./types";
 import { reason } from "../protocol/reason";
 
@@ -33,6 +35,8 @@ export interface Condensing {
   ratio?: number;
   /** Told when a summary was made and each round what the view took. */
   told?(event: Condensed): void;
+  /** Told when the server cut a prompt without a word (the next rounds fit what it held). */
+  cut?(cut: Cut): void;
 }
 
 /** What one round's condensing did. */
@@ -146,14 +150,12 @@ export async function viewFor(a: Agent, request: Request, signal?: AbortSignal):
 
 /** True when `error` says the request was longer than the model's window. */
 function overflowed(error: unknown): boolean {
-  const text = reason(error);
-  return /too long for the context window|maximum context length|context_length_exceeded/i.test(text);
+  return isOverflow(reason(error));
 }
 
 /** The window an overflow message names ("maximum context length is 8192 tokens"), or 0. */
 export function windowIn(text: string): number {
-  const named = /(?:maximum context length|context window)[^\d]{0,40}(\d{3,8})/i.exec(text);
-  return named ? Number(named[1]) : 0;
+  return overflowWindow(text);
 }
 
 /**
@@ -176,8 +178,11 @@ export async function condensedTurn(
         return each(piece);
       });
       const estimated = view.tokens / (c.ratio ?? 1);
+      // A cut prompt's count is what the server kept, not how it counts: it says nothing of the tokenizer.
+      if (turn.cut) c.cut?.(turn.cut);
       // Small requests say little about the tokenizer; a ratio far off is a server that counts its own way.
-      if (turn.input > 0 && estimated >= 256) c.ratio = Math.min(3, Math.max(0.5, turn.input / estimated));
+      else if (turn.input > 0 && estimated >= 256)
+        c.ratio = Math.min(3, Math.max(0.5, turn.input / estimated));
       return turn;
     } catch (error) {
       if (attempt > 0 || shown || request.signal?.aborted || !overflowed(error)) throw error;

@@ -6,7 +6,8 @@ import { explain, refusedFields, refusesTools, retryAfter, RETRY, Stall, type Re
 import { scrub } from "./scrub";
 import type { Model, Request, Turn } from "./types";
 import { pricesOf } from "./prices";
-import { windowOf } from "./window";
+import { fittedWindow } from "./window";
+import { heldBy, type Counting } from "./cut";
 import { body } from "./wire";
 import { t } from "../protocol/l10n";
 import { reason } from "../protocol/reason";
@@ -78,11 +79,12 @@ export function served(
   const firstMs = streaming.firstMs ?? 300_000;
   const idleMs = streaming.idleMs ?? 60_000;
   const facts = streaming.facts ?? memoryFacts();
+  const counting: Counting = { ratio: 1 };
   /** The window: what was learned of the model, else its listing (read once). */
   const windowFor = async (client: OpenAI): Promise<number> => {
     if (window < 0) {
       const key = streaming.key ?? factsKey(client.baseURL, id);
-      window = facts.get(key)?.window || (await listedWindow(client));
+      window = await listedWindow(client, key);
       if (window > 0) learn(facts, key, { window });
     }
     return window;
@@ -124,8 +126,9 @@ export function served(
         };
         silence(firstMs);
         const dialect = { textTools, baseURL: client.baseURL, openrouter, learned };
+        const sent = body(request, id, dialect);
         try {
-          const stream = await client.chat.completions.create(body(request, id, dialect), {
+          const stream = await client.chat.completions.create(sent, {
             signal: halt.signal,
             maxRetries: 0,
           });
@@ -138,7 +141,11 @@ export function served(
           }
           // The SDK ends an aborted stream silently: a stall is only seen here.
           if (stalled && !request.signal?.aborted) throw stalled;
-          return seen(assembly);
+          const turn = seen(assembly);
+          // A server that read far fewer tokens than were sent cut the prompt (held.ts).
+          const cut = heldBy(counting, sent, turn, { facts, key, baseURL: client.baseURL, model: id });
+          if (cut) window = cut.held;
+          return cut ? { ...turn, window, cut } : turn;
         } catch (thrown) {
           if (request.signal?.aborted || assembly.halted) return seen(assembly);
           const error = stalled ?? thrown;
@@ -183,8 +190,8 @@ export function served(
     },
   };
   // The model list is read once, for the window; the same entry gives prices when it lists them (OpenRouter).
-  const listedWindow = async (client: OpenAI): Promise<number> => {
-    const listed = await windowOf(client, id);
+  const listedWindow = async (client: OpenAI, key: string): Promise<number> => {
+    const listed = await fittedWindow(client, id, facts, key);
     const prices = await pricesOf(client, id);
     if (prices && !model.prices) model.prices = prices;
     return listed;

@@ -13,6 +13,11 @@ export type TokenField = "max_tokens" | "max_completion_tokens";
 export interface Learned {
   /** The context window in tokens. */
   window?: number;
+  /**
+   * The most prompt tokens the server was seen to read: it cut a longer prompt to this many without
+   * a word (a default Ollama does). Requests are fitted to it until the server says it serves more.
+   */
+  held?: number;
   /** Describe tools in the instructions and read calls from the text (native tools were refused or ignored). */
   textTools?: boolean;
   /** The field that caps the answer's tokens. */
@@ -69,6 +74,7 @@ export function described(learned: Learned | undefined): string {
   const parts: string[] = [];
   if (learned.textTools) parts.push("text tools");
   if (learned.window) parts.push(`${windowWords(learned.window)} window`);
+  if (learned.held) parts.push(`cuts prompts to ${windowWords(learned.held)}`);
   if (learned.reasoning) parts.push(learned.reasoning === "think" ? "<think> tags" : learned.reasoning);
   if (learned.limit === "max_completion_tokens") parts.push("max_completion_tokens");
   if (learned.refused?.length) parts.push(`no ${learned.refused.join(", ")}`);
@@ -89,6 +95,7 @@ export function isLearned(value: unknown): value is Learned {
     v[name] === undefined || ok(v[name]);
   return (
     optional("window", (x) => typeof x === "number" && Number.isFinite(x) && x > 0) &&
+    optional("held", (x) => typeof x === "number" && Number.isFinite(x) && x > 0) &&
     optional("textTools", (x) => typeof x === "boolean") &&
     optional("limit", (x) => x === "max_tokens" || x === "max_completion_tokens") &&
     optional("reasoning", (x) =>

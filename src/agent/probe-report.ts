@@ -9,6 +9,7 @@ export interface Finding {
 }
 
 import type { Learned, ReasoningField, TokenField } from "./facts";
+import type { WindowFinding } from "./probe-window";
 import { t } from "../protocol/l10n";
 
 export type { Learned, ReasoningField } from "./facts";
@@ -22,8 +23,10 @@ export interface Report {
   model: string;
   /** Whether GET /models answers and lists the model; `models` are the ids it lists. */
   reachable: Finding & { models: string[] };
-  /** The context window in tokens (0: not known). */
-  window: Finding & { tokens: number };
+  /** The context window in tokens (0: not known): the one served when the server says it, else the listed one. */
+  window: WindowFinding;
+  /** A prompt the server cut without a word in an earlier run (absent: none seen). */
+  cut?: Finding & { held: number };
   /** A short streamed answer: ms to its first chunk and to its end, and how many pieces it came in. */
   streaming: Finding & { firstMs?: number; totalMs?: number; pieces: number };
   /** Whether `stream_options.include_usage` gave a usage chunk. */
@@ -108,6 +111,15 @@ export function markdown(report: Report): string {
       report.window,
       report.window.tokens ? t("{0} tokens", thousands(report.window.tokens)) : yes(report.window.ok),
     ],
+    ...(report.cut
+      ? [
+          [t("Prompts cut"), report.cut, t("to {0} tokens", thousands(report.cut.held))] as [
+            string,
+            Finding,
+            string,
+          ],
+        ]
+      : []),
     [t("Streaming"), report.streaming, yes(report.streaming.ok)],
     [t("Usage in the stream"), report.usage, yes(report.usage.ok)],
     [t("Tool calls"), report.tools, tooling(report.tools)],
@@ -159,8 +171,8 @@ export function markdown(report: Report): string {
 /** The report with the API key cut out of every note (a server may echo it in an error). */
 export function scrubbed(report: Report, key: string): Report {
   const { reachable, window, streaming, usage, tools, reasoning, images, verdict } = report;
-  for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict])
-    finding.note = scrub(finding.note, key, "…");
+  for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict, report.cut])
+    if (finding) finding.note = scrub(finding.note, key, "…");
   return report;
 }
 

@@ -8,8 +8,10 @@ import { failed, type Session } from "./probe-stream";
 import { answer } from "./probe-answer";
 import { images } from "./probe-images";
 import { tools } from "./probe-tools";
-import { joined, scrubbed, some, thousands, verdict, where, type Report } from "./probe-report";
-import type { ReasoningField } from "./facts";
+import { joined, scrubbed, some, verdict, where, type Report } from "./probe-report";
+import type { Learned, ReasoningField } from "./facts";
+import { cutFinding, windowFinding } from "./probe-window";
+import { servedOf } from "./served";
 import { windowIn } from "./window";
 
 export {
@@ -31,6 +33,8 @@ export type ProbeTarget = Pick<EndpointOptions, "baseURL" | "apiKey" | "model" |
 export interface ProbeOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** What earlier runs learned of the model (a prompt the server cut), reported with the rest. */
+  known?: Learned;
 }
 
 /** The note of a check not made (translated when said, not at load). */
@@ -75,7 +79,9 @@ export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Pr
     requests: 0,
     ms: 0,
   };
-  const fatal = await list(session, report);
+  const fatal = await list(session, report, apiKey);
+  const cut = cutFinding(options.known, report.window);
+  if (cut) report.cut = cut;
   if (!fatal && model) {
     // Each step runs unless an earlier one met a failure every request would meet (a refused key…).
     const halted = (await answer(session, report)) ?? (await tools(session, report));
@@ -92,7 +98,7 @@ export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Pr
 }
 
 /** GET /models: whether the endpoint answers, lists the model, and gives its window. Returns a reason to stop. */
-async function list(session: Session, report: Report): Promise<string | undefined> {
+async function list(session: Session, report: Report, apiKey: string): Promise<string | undefined> {
   const { api, model } = session;
   session.requests++;
   let entries: Record<string, unknown>[];
@@ -141,17 +147,10 @@ async function list(session: Session, report: Report): Promise<string | undefine
       ? t("It answers and lists {0} among its {1}.", model, count)
       : t("It answers and lists {0}.", model);
   report.reachable = { ok: true, note, models: ids };
-  // The window from the entry just read (windowOf would ask GET /models again, and caches).
-  const tokens = windowIn(entry);
-  report.window = tokens
-    ? { ok: true, note: t("{0} tokens, as the model list says.", thousands(tokens)), tokens }
-    : {
-        ok: false,
-        note: t(
-          "The model list does not give the context window: Tandem cannot tell when a conversation is full.",
-        ),
-        tokens: 0,
-      };
+  // The window from the entry just read (windowOf would ask GET /models again, and caches), and
+  // the one a local server says it serves, which wins: a prompt between the two is refused or cut.
+  const server = await servedOf(report.baseURL, model, entry, { apiKey, signal: session.signal });
+  report.window = windowFinding(windowIn(entry), server);
   return undefined;
 }
 

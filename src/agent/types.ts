@@ -1,5 +1,6 @@
 /** The shared types of the agent core: what a model reads and writes, and what a run shows. */
 import type { Condensing } from "./condense-turn";
+import type { Cut } from "./cut";
 
 /** A tool call the model made: its id, the tool, and its arguments (a JSON object's text). */
 export interface Call {
@@ -101,6 +102,8 @@ export interface Turn {
   window: number;
   /** Tokens read that the provider served from its prompt cache (0 or absent: none said). */
   cached?: number;
+  /** The server cut the prompt without a word: it read `held` of about `sent` tokens (cut.ts). */
+  cut?: Cut;
 }
 
 /**

@@ -1,5 +1,7 @@
-/** A model's context window, as its API lists it. */
+/** A model's context window: as its API lists it, and as its server really serves it. */
 import type OpenAI from "openai";
+import type { Facts } from "./facts";
+import { servedOf, type Served } from "./served";
 
 const known = new Map<string, Promise<number>>();
 
@@ -54,4 +56,52 @@ export function windowIn(entry: Record<string, unknown>): number {
   ];
   for (const value of candidates) if (typeof value === "number" && value > 0) return Math.floor(value);
   return 0;
+}
+
+const served = new Map<string, Promise<Served | undefined>>();
+const lastServed = new Map<string, Served>();
+
+/**
+ * What the server behind `api` says of the window it serves `model` with (served.ts); a sure answer
+ * is asked once, one that is only a default is asked again next time (the model may be loaded since).
+ */
+export function servedFor(api: OpenAI, model: string): Promise<Served | undefined> {
+  const key = `${api.baseURL} ${model}`;
+  let found = served.get(key);
+  if (!found) {
+    found = entryOf(api, model)
+      .catch(() => undefined)
+      .then((entry) => servedOf(api.baseURL, model, entry, { apiKey: api.apiKey ?? undefined }))
+      .catch(() => undefined);
+    served.set(key, found);
+    void found.then((s) => {
+      if (s) lastServed.set(key, s);
+      if (!s?.sure) served.delete(key);
+    });
+  }
+  return found;
+}
+
+/** The last thing the server behind `baseURL` said of `model`'s served window, if it was asked. */
+export function servedKnown(baseURL: string, model: string): Served | undefined {
+  return lastServed.get(`${baseURL} ${model}`);
+}
+
+/**
+ * The window to fit requests for `model` to: what the server says it serves, else what was learned
+ * (a check, an earlier listing), else its listing — and never more than a cut showed it holds, until
+ * the server says it serves more than that (the person followed the fix). 0 when nothing says.
+ */
+export async function fittedWindow(api: OpenAI, model: string, facts: Facts, key: string): Promise<number> {
+  const [server, listed] = await Promise.all([servedFor(api, model), windowOf(api, model)]);
+  const learned = facts.get(key) ?? {};
+  let held = learned.held;
+  if (held && server?.sure && server.tokens > held) {
+    const { held: _forgotten, ...rest } = learned;
+    facts.set(key, { ...rest, window: server.tokens });
+    held = undefined;
+  }
+  // A server's documented default (a model Ollama has not loaded) yields to what was learned of it.
+  const base = server?.sure ? server.tokens : learned.window || server?.tokens || listed;
+  return held ? Math.min(base || held, held) : base;
 }

@@ -33,6 +33,7 @@ import { instructionLimits, readInstructions, type Instructions } from "./instru
 import { inPlayOf, instructionsText, notesOf } from "./instructions-text";
 import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./runner-items";
 import { Tally } from "./runner-usage";
+import { noticing } from "./window-notice";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
 import { readFileWith } from "./tools-read";
@@ -231,6 +232,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     // A model that cannot say its window is taken to have the one its last turn here reported.
     if (!model.window) a.window = store.get("contexts", chat)?.window ?? 0;
     marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
+    noticing(a, written);
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
     // The repository's files are text for the model; switched off for the conversation, none are read.

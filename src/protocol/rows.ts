@@ -43,6 +43,9 @@ export type ItemKind =
   /** Where the model's view was condensed; its text is the summary the model wrote. */
   | "summary";
 
+/** The name of an error item that is a notice: the model server cut a prompt without a word (its text says the fix). */
+export const CUT_NOTICE = "window";
+
 /** Tokens read (`cached` of them from the provider's cache) and written, and their cost in US dollars when known. */
 export interface Usage {
   input: number;

@@ -43,6 +43,7 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
         return undefined;
       }
       const { probe, markdown, learned } = core();
+      const key = factsKey(endpoint.baseURL, model);
       const report = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -54,12 +55,12 @@ export function registerCheck(context: vscode.ExtensionContext, models: Models) 
           token.onCancellationRequested(() => abort.abort());
           return probe(
             { baseURL: endpoint.baseURL, apiKey: sent.key || "none", model, headers: endpoint.headers },
-            { signal: abort.signal },
+            // A cut an earlier run saw is reported with what the check finds.
+            { signal: abort.signal, known: models.facts.get(key) },
           );
         },
       );
       // What the check found replaces what was known; what it could not tell is kept.
-      const key = factsKey(endpoint.baseURL, model);
       models.facts.set(key, { ...models.facts.get(key), ...learned(report) });
       models.refresh();
       const document = await vscode.workspace.openTextDocument({

@@ -5,6 +5,7 @@ export { agent } from "../agent/agent";
 export { run } from "../agent/run";
 export { limitNote, CONTINUE } from "../agent/limit-note";
 export { compact } from "../agent/condense-turn";
+export { sayCuts } from "../agent/cut";
 export { withSummary } from "../agent/condense";
 export { pricesFor } from "../chat/runner-usage";
 export { probe, markdown, learned } from "../agent/probe";

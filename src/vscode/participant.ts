@@ -336,6 +336,10 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       if (piece.kind === "stopped") at = piece.call;
       show(stream, piece);
     };
+    // A prompt the model server cut without a word is said where it happened, with the fix.
+    core().sayCuts(a, (notice) =>
+      stream.markdown(new vscode.MarkdownString("\n\n> ⚠️ ").appendText(notice).appendMarkdown("\n\n")),
+    );
     try {
       await run(a, prompt, { each, files, signal: abort.signal });
     } catch {

@@ -231,7 +231,7 @@ describe("agent: endpoint over the openai SDK", () => {
       await run(a, "1");
       await run(a, "2");
       assert.equal(a.window, 32768);
-      assert.equal(server.all.filter((r) => r.path.endsWith("/models")).length, 1);
+      assert.equal(server.all.filter((r) => r.path === "/v1/models").length, 1);
       assert.equal(server.requests[0].headers.authorization, "Bearer env-key");
       delete process.env.AI_URL;
       delete process.env.AI_MODEL;
