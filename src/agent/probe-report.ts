@@ -33,6 +33,8 @@ export interface Report {
   /** `opens`: an answer began inside reasoning (its template opens `<think>` in the prompt). */
   reasoning: Finding & { fields: ReasoningField[]; opens?: boolean };
   images: Finding;
+  /** Whether an answer is held to a JSON Schema given in `response_format` (checked when tools are not native). */
+  format?: Finding;
   /** One line: can Tandem use this model, and how. */
   verdict: Finding;
   /** The field that caps an answer's tokens, when it is not max_tokens. */
@@ -57,6 +59,9 @@ export function learned(report: Report): Learned {
   if (field) out.reasoning = field;
   if (report.reasoning.opens) out.opens = true;
   if (report.images.ok !== undefined) out.images = report.images.ok;
+  if (report.format?.ok !== undefined) out.jsonSchema = report.format.ok;
+  // Held to the tools' schemas, a model that calls no tool by itself calls them by construction.
+  if (report.format?.ok && mode !== "native") out.textTools = true;
   return out;
 }
 
@@ -119,6 +124,9 @@ export function markdown(report: Report): string {
         : yes(report.reasoning.ok),
     ],
     [t("Image input"), report.images, report.images.ok === false ? t("refused") : yes(report.images.ok)],
+    ...(report.format
+      ? [[t("JSON Schema output"), report.format, yes(report.format.ok)] as [string, Finding, string]]
+      : []),
   ];
   const lines = [
     t("# Endpoint check: {0}", plain(report.model || t("no model"))),
@@ -141,7 +149,13 @@ export function markdown(report: Report): string {
   ];
   const use = learned(report);
   if (use.window) lines.push(t("- Context window: {0} tokens.", thousands(use.window)));
-  if (use.textTools === true)
+  if (use.textTools === true && use.jsonSchema)
+    lines.push(
+      t(
+        "- Tool calls: described in the instructions, the answer held to the tools' schemas (`response_format`).",
+      ),
+    );
+  else if (use.textTools === true)
     lines.push(t("- Tool calls: described in the instructions, and read from what the model writes."));
   if (use.textTools === false) lines.push(t("- Tool calls: native (the `tools` field)."));
   if (use.reasoning === "reasoning_content" || use.reasoning === "reasoning")
@@ -158,8 +172,18 @@ export function markdown(report: Report): string {
 
 /** The report with the API key cut out of every note (a server may echo it in an error). */
 export function scrubbed(report: Report, key: string): Report {
-  const { reachable, window, streaming, usage, tools, reasoning, images, verdict } = report;
-  for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict])
+  const { reachable, window, streaming, usage, tools, reasoning, images, verdict, format } = report;
+  for (const finding of [
+    reachable,
+    window,
+    streaming,
+    usage,
+    tools,
+    reasoning,
+    images,
+    verdict,
+    format ?? { ok: undefined, note: "" },
+  ])
     finding.note = scrub(finding.note, key, "…");
   return report;
 }
