@@ -41,9 +41,12 @@ export class Held {
       // Plain text: the endpoint did not hold the output to the schema. What it wrote is shown,
       // read as a text call where it is one, and the endpoint is not asked for the format again.
       this.ignored = true;
-      const call = cut ? undefined : writtenCall(raw, names);
-      if (!call && raw && !cut) this.each({ kind: "text", text: raw });
-      return { ...turn, text: call ? "" : raw, calls: call ? [call] : [] };
+      if (cut) return { ...turn, calls: [] };
+      // Calls in <tool_call> tags were taken out of the text as it came; a whole answer of one is read here.
+      const whole = turn.calls.length ? undefined : writtenCall(raw, names);
+      const calls = whole ? [whole] : turn.calls;
+      if (!whole && raw) this.each({ kind: "text", text: raw });
+      return { ...turn, text: whole ? "" : raw, calls };
     }
     if (cut || this.answer.state === "answer" || this.answer.state === "ended")
       return { ...turn, text: this.answer.text, calls: [] };

@@ -10,7 +10,14 @@ import { constrainedSchema } from "../../../src/agent/constrained";
 import { AnswerStream } from "../../../src/agent/constrained-stream";
 import { factsKey, memoryFacts, type Facts, type Learned } from "../../../src/agent/facts";
 import { formatted, schemaOf } from "../../fixtures/format-reply";
-import { calling, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
+import {
+  answer,
+  calling,
+  finish,
+  openaiServer,
+  text,
+  type FixtureServer,
+} from "../../fixtures/openai-server";
 import { collect, fast, joined } from "./helpers";
 
 /** A read tool of the zod kind every Tandem tool is; it records the paths it read. */
@@ -139,6 +146,24 @@ describe("agent: tool calls held to their schemas (response_format)", () => {
     const { answer } = await collect(agent(model(), "", [reader([])]), "hi");
     assert.equal(answer, "Just words.");
     assert.equal(facts.get(key())?.jsonSchema, false);
+  });
+
+  it("an endpoint that ignores the format while the model writes a text call: the call still runs", async () => {
+    knowing({ textTools: true, jsonSchema: true });
+    const read: string[] = [];
+    server.script(
+      {
+        events: [
+          ...text('<tool_call>\n{"name": "read_file", "arguments": {"path": "a.md"}}\n</tool_call>', 5),
+          finish(),
+        ],
+      },
+      answer("Read it."),
+    );
+    const { answer: said } = await collect(agent(model(), "", [reader(read)]), "read a.md");
+    assert.deepEqual([read, said], [["a.md"], "Read it."]);
+    // Learned at the first turn: the second was asked as a text call, without the format.
+    assert.equal(schemaOf(server.requests[1]), undefined);
   });
 
   it("native calls that keep missing their schema: the next turns are held to it", async () => {
