@@ -2,11 +2,14 @@
 // node-llama-cpp (installed into .vscode-test/demo by `npm start`), behind an OpenAI-compatible HTTP API on
 // 127.0.0.1: GET /v1/models and POST /v1/chat/completions (streamed or not). Its weights are random, so
 // grammars (grammar.mjs) hold what it writes to words of its vocabulary, labelled as a demo, and, asked to
-// read or write a file, to one valid call of the request's read or write tool.
+// read or write a file, to one valid call of the request's read or write tool. A request with a
+// `response_format` JSON Schema is held to it through node-llama-cpp's JSON-schema grammar (schema.mjs), as
+// llama.cpp's server holds one: the JSON streams as the answer's content.
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { answerGrammar, plannedCall, textOf } from "./grammar.mjs";
+import { demoSchema } from "./schema.mjs";
 
 export const DEMO_MODEL = "tandem-demo-random-weights";
 
@@ -82,12 +85,18 @@ export async function serveDemo({ dir, modelPath, port = 0 }) {
         model: DEMO_MODEL,
         choices: [{ index: 0, delta, finish_reason: finish }],
       });
-      const call = plannedCall(request);
+      // A JSON Schema asked for holds the whole answer; it is text, not a native call.
+      const schema = demoSchema(request);
+      const call = schema ? undefined : plannedCall(request);
       const send = (body) => res.write(`data: ${JSON.stringify(body)}\n\n`);
       // One answer at a time: the runtime has one thread.
       queue = queue
         .then(async () => {
-          const grammar = call ? await llama.createGrammar({ grammar: call.grammar }) : words;
+          const grammar = schema
+            ? await llama.createGrammarForJsonSchema(schema)
+            : call
+              ? await llama.createGrammar({ grammar: call.grammar })
+              : words;
           const callId = `call_${Date.now().toString(36)}`;
           if (request.stream) {
             res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

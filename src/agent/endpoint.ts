@@ -1,6 +1,7 @@
 /** OpenAI-compatible endpoints over the `openai` SDK: streamed turns, retries, and text-only tool calling. */
 import OpenAI from "openai";
 import { Assembly } from "./assembly";
+import { failing, Held, refusesFormat } from "./constrained-turn";
 import { factsKey, learn, memoryFacts, type Facts, type Learned } from "./facts";
 import { explain, refusedFields, refusesTools, retryAfter, RETRY, Stall, type Retry } from "./failure";
 import { scrub } from "./scrub";
@@ -80,6 +81,8 @@ export function served(
   const idleMs = streaming.idleMs ?? 60_000;
   const facts = streaming.facts ?? memoryFacts();
   const counting: Counting = { ratio: 1 };
+  /** Native turns in a row whose calls did not fit their tools. */
+  let misfits = 0;
   /** The window: what was learned of the model, else its listing (read once). */
   const windowFor = async (client: OpenAI): Promise<number> => {
     if (window < 0) {
@@ -110,7 +113,15 @@ export function served(
       for (let attempt = 0; ; attempt++) {
         const learned = known();
         const textTools = learned.textTools ?? streaming.textTools ?? false;
-        const assembly = new Assembly(each, names, learned.opens === true, request.parameters?.stop);
+        // Held to the tools' schemas where the endpoint honours one and native calls are not used
+        // (a model whose native calls kept failing tries it until the endpoint shows it does not).
+        const schema = learned.jsonSchema;
+        const hold = (schema === true && textTools) || (learned.constrain === true && schema !== false);
+        const held = hold && names.size && !request.answer ? new Held(each) : undefined;
+        // Stop sequences apply to the answer's text, not to the JSON a held turn streams.
+        const assembly = held
+          ? new Assembly(held.pass, new Set())
+          : new Assembly(each, names, learned.opens === true, request.parameters?.stop);
         const halt = new AbortController();
         const stop = (): void => halt.abort();
         request.signal?.addEventListener("abort", stop, { once: true });
@@ -125,7 +136,7 @@ export function served(
           }, ms);
         };
         silence(firstMs);
-        const dialect = { textTools, baseURL: client.baseURL, openrouter, learned };
+        const dialect = { textTools, baseURL: client.baseURL, openrouter, learned, constrained: !!held };
         const sent = body(request, id, dialect);
         try {
           const stream = await client.chat.completions.create(sent, {
@@ -141,14 +152,20 @@ export function served(
           }
           // The SDK ends an aborted stream silently: a stall is only seen here.
           if (stalled && !request.signal?.aborted) throw stalled;
-          const turn = seen(assembly);
-          // A server that read far fewer tokens than were sent cut the prompt (held.ts).
+          const turn = seen(assembly, held);
+          // A server that read far fewer tokens than were sent cut the prompt (cut.ts).
           const cut = heldBy(counting, sent, turn, { facts, key, baseURL: client.baseURL, model: id });
           if (cut) window = cut.held;
           return cut ? { ...turn, window, cut } : turn;
         } catch (thrown) {
-          if (request.signal?.aborted || assembly.halted) return seen(assembly);
+          if (request.signal?.aborted || assembly.halted) return seen(assembly, held);
           const error = stalled ?? thrown;
+          if (held && !assembly.shown && refusesFormat(error)) {
+            // The check found the format honoured, but this request was refused for it: text calls from now.
+            learn(facts, key, { jsonSchema: false });
+            attempt--;
+            continue;
+          }
           if (!assembly.shown) {
             // A refusal that names what it wants is learned once and the request sent again.
             const wanted = refusedFields(error);
@@ -171,20 +188,31 @@ export function served(
             });
             throw new Error(scrub(said, client.apiKey));
           }
-          if (!(await pause(wait, request.signal))) return seen(assembly);
+          if (!(await pause(wait, request.signal))) return seen(assembly, held);
         } finally {
           clearTimeout(timer);
           request.signal?.removeEventListener("abort", stop);
         }
       }
 
-      /** The turn `assembly` holds, after keeping what it showed of the model (where it reasons). */
-      function seen(assembly: Assembly): Turn {
-        const turn = assembly.turn(window);
-        const field = known().reasoning ? undefined : assembly.field;
+      /** The turn `assembly` holds (read back from its JSON when `held`), after keeping what it showed of the model. */
+      function seen(assembly: Assembly, held?: Held): Turn {
         // A turn cut short says nothing of whether the template opens <think>.
         const whole = !assembly.halted && !request.signal?.aborted;
+        if (held) {
+          const turn = held.read(assembly.turn(window), names, !whole);
+          // What the endpoint did with the format is learned (a run may try it before any check).
+          learn(facts, key, { jsonSchema: !held.ignored });
+          return turn;
+        }
+        const turn = assembly.turn(window);
+        const field = known().reasoning ? undefined : assembly.field;
         learn(facts, key, { reasoning: field, opens: whole ? assembly.opens : undefined });
+        // Native calls that keep missing their tools' schemas: the output is held to them instead.
+        if (whole && turn.calls.length && !known().textTools) {
+          misfits = failing(turn, request.tools) ? misfits + 1 : 0;
+          if (misfits >= MISFITS && known().jsonSchema !== false) learn(facts, key, { constrain: true });
+        }
         return turn;
       }
     },
@@ -198,6 +226,9 @@ export function served(
   };
   return model;
 }
+
+/** Native turns in a row whose calls miss their tools' schemas before a model's output is held to them. */
+const MISFITS = 2;
 
 /** Waits `ms`; false when `signal` aborts first. */
 function pause(ms: number, signal?: AbortSignal): Promise<boolean> {

@@ -30,6 +30,10 @@ export interface Learned {
   refused?: string[];
   /** Whether the model takes images, when the endpoint check could tell. */
   images?: boolean;
+  /** Whether the endpoint holds an answer to a JSON Schema given in `response_format` (the check sent one). */
+  jsonSchema?: boolean;
+  /** Hold the model's output to the tools' schemas instead of its native calls (they kept failing). */
+  constrain?: boolean;
 }
 
 /** A store of learned facts by model key; the editor fills one with its global state. */
@@ -73,6 +77,7 @@ export function described(learned: Learned | undefined): string {
   if (!learned) return "";
   const parts: string[] = [];
   if (learned.textTools) parts.push("text tools");
+  if (learned.jsonSchema && (learned.textTools || learned.constrain)) parts.push("calls held to JSON schema");
   if (learned.window) parts.push(`${windowWords(learned.window)} window`);
   if (learned.held) parts.push(`cuts prompts to ${windowWords(learned.held)}`);
   if (learned.reasoning) parts.push(learned.reasoning === "think" ? "<think> tags" : learned.reasoning);
@@ -102,6 +107,8 @@ export function isLearned(value: unknown): value is Learned {
       ["reasoning_content", "reasoning", "reasoning_details", "think"].includes(x as string),
     ) &&
     optional("opens", (x) => typeof x === "boolean") &&
-    optional("refused", (x) => Array.isArray(x) && x.every((f) => typeof f === "string"))
+    optional("refused", (x) => Array.isArray(x) && x.every((f) => typeof f === "string")) &&
+    optional("jsonSchema", (x) => typeof x === "boolean") &&
+    optional("constrain", (x) => typeof x === "boolean")
   );
 }

@@ -36,6 +36,8 @@ export interface Report {
   /** `opens`: an answer began inside reasoning (its template opens `<think>` in the prompt). */
   reasoning: Finding & { fields: ReasoningField[]; opens?: boolean };
   images: Finding;
+  /** Whether an answer is held to a JSON Schema given in `response_format` (checked when tools are not native). */
+  format?: Finding;
   /** One line: can Tandem use this model, and how. */
   verdict: Finding;
   /** The field that caps an answer's tokens, when it is not max_tokens. */
@@ -60,6 +62,9 @@ export function learned(report: Report): Learned {
   if (field) out.reasoning = field;
   if (report.reasoning.opens) out.opens = true;
   if (report.images.ok !== undefined) out.images = report.images.ok;
+  if (report.format?.ok !== undefined) out.jsonSchema = report.format.ok;
+  // Held to the tools' schemas, a model that calls no tool by itself calls them by construction.
+  if (report.format?.ok && mode !== "native") out.textTools = true;
   return out;
 }
 
@@ -131,6 +136,9 @@ export function markdown(report: Report): string {
         : yes(report.reasoning.ok),
     ],
     [t("Image input"), report.images, report.images.ok === false ? t("refused") : yes(report.images.ok)],
+    ...(report.format
+      ? [[t("JSON Schema output"), report.format, yes(report.format.ok)] as [string, Finding, string]]
+      : []),
   ];
   const lines = [
     t("# Endpoint check: {0}", plain(report.model || t("no model"))),
@@ -153,7 +161,13 @@ export function markdown(report: Report): string {
   ];
   const use = learned(report);
   if (use.window) lines.push(t("- Context window: {0} tokens.", thousands(use.window)));
-  if (use.textTools === true)
+  if (use.textTools === true && use.jsonSchema)
+    lines.push(
+      t(
+        "- Tool calls: described in the instructions, the answer held to the tools' schemas (`response_format`).",
+      ),
+    );
+  else if (use.textTools === true)
     lines.push(t("- Tool calls: described in the instructions, and read from what the model writes."));
   if (use.textTools === false) lines.push(t("- Tool calls: native (the `tools` field)."));
   if (use.reasoning === "reasoning_content" || use.reasoning === "reasoning")
@@ -170,8 +184,8 @@ export function markdown(report: Report): string {
 
 /** The report with the API key cut out of every note (a server may echo it in an error). */
 export function scrubbed(report: Report, key: string): Report {
-  const { reachable, window, streaming, usage, tools, reasoning, images, verdict } = report;
-  for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict, report.cut])
+  const { reachable, window, streaming, usage, tools, reasoning, images, verdict, format, cut } = report;
+  for (const finding of [reachable, window, streaming, usage, tools, reasoning, images, verdict, format, cut])
     if (finding) finding.note = scrub(finding.note, key, "…");
   return report;
 }

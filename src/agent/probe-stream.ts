@@ -5,6 +5,7 @@
 import type OpenAI from "openai";
 import { APIConnectionError, APIError } from "openai";
 import { Assembly } from "./assembly";
+import type { ResponseFormat } from "./constrained";
 import type { Report } from "./probe-report";
 import { explain } from "./failure";
 import type { ReasoningField } from "./facts";
@@ -59,14 +60,23 @@ export interface Failure {
   fatal: boolean;
 }
 
-/** Sends `request` as Tandem would (with `textTools`, the tools described in the instructions) and reads the whole stream. */
-export async function streamed(session: Session, request: Request, textTools = false): Promise<Streamed> {
+/**
+ * Sends `request` as Tandem would (with `textTools`, the tools described in the instructions; with
+ * `format`, that `response_format`) and reads the whole stream.
+ */
+export async function streamed(
+  session: Session,
+  request: Request,
+  textTools = false,
+  format?: ResponseFormat,
+): Promise<Streamed> {
   const params = body(request, session.model, {
     textTools,
     baseURL: session.api.baseURL,
     openrouter: session.openrouter,
     learned: { limit: session.limit },
   });
+  if (format) params.response_format = format;
   const names = new Set(request.tools.map((t) => t.function.name));
   const seen: Streamed = {
     turn: { text: "", reasoning: "", calls: [], details: [], tokens: 0, input: 0, window: 0 },

@@ -10,7 +10,7 @@ import type { FunctionTool, Request } from "./types";
 import { t } from "../protocol/l10n";
 
 /** The trivial tool the model is asked to call. */
-const ECHO: FunctionTool = {
+export const ECHO: FunctionTool = {
   type: "function",
   function: {
     name: "echo",

@@ -7,6 +7,7 @@ import { OPENROUTER, type EndpointOptions } from "./endpoint";
 import { failed, type Session } from "./probe-stream";
 import { answer } from "./probe-answer";
 import { images } from "./probe-images";
+import { format } from "./probe-format";
 import { tools } from "./probe-tools";
 import { joined, scrubbed, some, verdict, where, type Report } from "./probe-report";
 import type { Learned, ReasoningField } from "./facts";
@@ -86,6 +87,9 @@ export async function probe(target: ProbeTarget, options: ProbeOptions = {}): Pr
     // Each step runs unless an earlier one met a failure every request would meet (a refused key…).
     const halted = (await answer(session, report)) ?? (await tools(session, report));
     if (!halted) await images(session, report);
+    // Asked only where it matters: a model without native calls is held to the tools' schemas.
+    if (!halted && !session.fatal && report.streaming.ok && report.tools.mode !== "native")
+      await format(session, report);
     const answered = report.streaming.ok !== undefined || report.tools.mode !== undefined;
     report.reasoning = seen([...session.fields], answered);
     if (session.opens) report.reasoning.opens = true;

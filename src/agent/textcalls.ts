@@ -1,6 +1,7 @@
 /** Tool calling for models that cannot do it natively: the tools in the instructions, calls read from the text. */
 import type { Call, FunctionTool, Message } from "./types";
 import { readArgs } from "../protocol/args";
+import { constrainedCall } from "./constrained";
 
 /** The instructions that describe `tools` to a model that calls them by writing. */
 export function described(tools: FunctionTool[]): string {
@@ -44,18 +45,28 @@ export function writtenCall(body: string, names?: Set<string>): Call | undefined
   };
 }
 
-/** The conversation as a model without native tools reads it: calls and results written as text. */
-export function asText(messages: Message[]): Message[] {
+/** A call as a model that calls by writing writes it. */
+function tagged(call: Call): string {
+  return `<tool_call>\n${JSON.stringify({ name: call.name, arguments: argsOf(call.arguments) })}\n</tool_call>`;
+}
+
+/** A call as a constrained model writes it (the JSON its format holds it to). */
+export function asJson(call: Call): string {
+  return constrainedCall(call, argsOf(call.arguments));
+}
+
+/**
+ * The conversation as a model without native tools reads it: calls and results written as text,
+ * each call as `written` writes it (default: in `<tool_call>` tags).
+ */
+export function asText(messages: Message[], written: (call: Call) => string = tagged): Message[] {
   const out: Message[] = [];
   for (const m of messages) {
     if (m.role === "assistant" && m.calls?.length) {
-      const written = m.calls.map(
-        (c) =>
-          `<tool_call>\n${JSON.stringify({ name: c.name, arguments: argsOf(c.arguments) })}\n</tool_call>`,
-      );
+      const calls = m.calls.map(written);
       out.push({
         role: "assistant",
-        text: [m.text, ...written].filter(Boolean).join("\n"),
+        text: [m.text, ...calls].filter(Boolean).join("\n"),
         ...(m.reasoning ? { reasoning: m.reasoning } : {}),
         details: m.details,
       });

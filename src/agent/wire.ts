@@ -6,7 +6,8 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Learned } from "./facts";
 import { sampling, type Sampling } from "./sampling";
-import { asText, described } from "./textcalls";
+import { constrainedDescribed, responseFormat } from "./constrained";
+import { asJson, asText, described } from "./textcalls";
 import type { Message, Request } from "./types";
 
 /**
@@ -31,18 +32,28 @@ export interface Dialect {
   baseURL: string;
   openrouter?: boolean;
   learned?: Learned;
+  /**
+   * Hold the output to "an answer, or one of the tools with arguments of its schema" with
+   * `response_format` (the endpoint honours a JSON Schema): tools described, calls read from the JSON.
+   */
+  constrained?: boolean;
 }
 
 /** The streaming request body of `request` for `model` at an endpoint that reads it as `dialect` says. */
 export function body(request: Request, model: string, dialect: Dialect): WireRequest {
-  const { textTools, learned = {} } = dialect;
+  const { learned = {} } = dialect;
   const offered = request.tools.length > 0;
+  const constrained = (dialect.constrained ?? false) && offered;
+  // A constrained model reads its conversation as a text-tools model does, its calls written as JSON.
+  const textTools = dialect.textTools || constrained;
   const instructions = [request.instructions];
-  if (textTools && offered && !request.answer) instructions.push(described(request.tools));
+  if (textTools && offered && !request.answer)
+    instructions.push(constrained ? constrainedDescribed(request.tools) : described(request.tools));
   const system = instructions.filter(Boolean).join("\n\n");
   const messages: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
   const kept = withReasoning(request.messages);
-  for (const m of textTools ? asText(kept) : kept) messages.push(wire(m, learned.reasoning));
+  const read = textTools ? asText(kept, constrained ? asJson : undefined) : kept;
+  for (const m of read) messages.push(wire(m, learned.reasoning));
   return {
     model,
     messages,
@@ -50,6 +61,7 @@ export function body(request: Request, model: string, dialect: Dialect): WireReq
     stream_options: { include_usage: true },
     ...(offered && !textTools ? { tools: request.tools } : {}),
     ...(offered && !textTools && request.answer ? { tool_choice: "none" as const } : {}),
+    ...(constrained && !request.answer ? { response_format: responseFormat(request.tools) } : {}),
     ...sampling(request.parameters ?? {}, model, dialect.baseURL, learned, dialect.openrouter ?? false),
   };
 }

@@ -228,6 +228,20 @@ function finish(passed, failed, note, metrics = {}) {
   console.log(`integration tests in VS Code — ${passed} passed, ${failed} failed`);
 }
 
+/**
+ * The demo model served as `npm start` serves it (scripts/start.mjs): the runtime installed into
+ * .vscode-test/demo once, the random-weight GGUF made in RUN, the server on 127.0.0.1.
+ */
+async function demoModel(run) {
+  const dir = join(root, ".vscode-test/demo");
+  const { ensureRuntime } = await import("../../scripts/demo-model/runtime.mjs");
+  ensureRuntime(dir, { quiet: true });
+  const { makeGguf } = await import("../../scripts/demo-model/make-gguf.mjs");
+  const { serveDemo, DEMO_MODEL } = await import("../../scripts/demo-model/serve.mjs");
+  const served = await serveDemo({ dir, modelPath: makeGguf(join(run, `${DEMO_MODEL}.gguf`)) });
+  return { ...served, model: DEMO_MODEL };
+}
+
 async function main() {
   requireChromium();
   ensureCodeServer();
@@ -249,6 +263,9 @@ async function main() {
   if (!installed) throw new Error("the VSIX did not install");
   const extensionPath = join(dirs.extensions, installed);
 
+  const demo = await demoModel(run);
+  cleanups.push(demo.stop);
+
   const port = await freePort();
   const tmp = join(run, "tmp");
   mkdirSync(tmp);
@@ -268,6 +285,8 @@ async function main() {
     TANDEM_WORKSPACE: workspace,
     TANDEM_PERSON_DIR: harnessDir,
     TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
+    TANDEM_DEMO_URL: demo.url,
+    TANDEM_DEMO_MODEL: demo.model,
     ...JSON.parse(process.env.TANDEM_TEST_ENV || "{}"),
   };
   // Each phase's tests end by calling codeAutomationExit; the next phase waits for a fresh call.

@@ -34,6 +34,7 @@ export async function run(): Promise<void> {
     await import("./pending.test");
     // Before cut.test: that one leaves the panel's conversation streaming for the reload phase.
     await import("./editor-tools.test");
+    await import("./newcomer.test");
     await import("./learned.test");
     await import("./images.test");
     await import("./lm-settings.test");

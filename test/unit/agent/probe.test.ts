@@ -123,8 +123,9 @@ describe("agent: probe (Check Endpoint)", () => {
       'It refuses the tools field (400 tools param requires --jinja flag); described in the instructions, it calls by writing echo({"word":"ping"}): Tandem will call tools that way.',
     );
     assert.deepEqual(learned(report), { window: 32_768, textTools: true, images: true });
-    // The refused request, then the same one with the tools in the instructions and no tools field.
-    assert.equal(server.requests.length, 4);
+    // The refused request, then the same one with the tools in the instructions and no tools field
+    // (and, last, the check of response_format, which the script left unanswered).
+    assert.equal(server.requests.length, 5);
     const retried = server.requests[2].body;
     assert.equal(retried.tools, undefined);
     const system = (retried.messages as { role: string; content: string }[])[0];
@@ -144,7 +145,8 @@ describe("agent: probe (Check Endpoint)", () => {
       /^It writes the call as text instead of a native call \(echo\(\{"word":"ping"\}\)\)/,
     );
     assert.equal(learned(report).textTools, true);
-    assert.equal(report.requests, 4);
+    // The fifth checks response_format, as for every model without native calls.
+    assert.equal(report.requests, 5);
   });
 
   it("a model that calls no tool, natively or described: tools will not work", async () => {
