@@ -20,6 +20,8 @@ export interface Confinement {
   network: boolean;
   /** The folder it starts in. */
   cwd: string;
+  /** An empty read-only file put over hidden files (/dev/null cannot be: bound, it is a device on a nodev mount). */
+  empty?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function bwrapArgs(c: Confinement): string[] {
   for (const path of c.readOnly) args.push("--ro-bind", path, path);
   // After the workspace: a secret inside a writable folder (a workspace that is the home) is hidden too.
   for (const h of c.hidden)
-    args.push(...(h.folder ? ["--tmpfs", h.path] : ["--ro-bind", "/dev/null", h.path]));
+    args.push(...(h.folder ? ["--tmpfs", h.path] : ["--ro-bind", c.empty ?? "/dev/null", h.path]));
   args.push(
     "--unshare-pid",
     "--unshare-ipc",

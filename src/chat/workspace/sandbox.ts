@@ -9,7 +9,7 @@
 
 import { spawn } from "node:child_process";
 import { constants } from "node:fs";
-import { access, mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import { access, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { t } from "../../protocol/l10n";
@@ -141,6 +141,17 @@ async function hiddenOf(home: string, linux: boolean): Promise<Hidden[]> {
   return hidden;
 }
 
+let emptyFile: Promise<string> | undefined;
+
+/** An empty file of this process's own, read-only, to put over the secret files a command must not read. */
+function empty(): Promise<string> {
+  return (emptyFile ??= (async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "tandem-empty-")), "empty");
+    await writeFile(path, "", { mode: 0o444 });
+    return path;
+  })());
+}
+
 /** How to start one command under `s` (see `sandboxing`). */
 export async function jailFor(s: Sandboxing, o: JailOptions): Promise<Jail> {
   if (s.kind === "none") return { sandboxed: false, how: t("not sandboxed: {0}", s.why) };
@@ -154,6 +165,7 @@ export async function jailFor(s: Sandboxing, o: JailOptions): Promise<Jail> {
     hidden: await hiddenOf(home, s.kind === "bwrap"),
     network: o.network,
     cwd,
+    empty: await empty(),
   };
   const how = howOf(o.network, found.partial);
   if (s.kind === "bwrap")

@@ -260,7 +260,10 @@ export const BREACHES: Breach[] = [
   ),
   once(
     "an allowed command writes .vscode/tasks.json (a task that runs when the folder opens)",
-    writes(".vscode/tasks.json", '{"version":"2.0.0","tasks":[{"label":"x","command":"./x.sh","runOptions":{"runOn":"folderOpen"}}]}'),
+    writes(
+      ".vscode/tasks.json",
+      '{"version":"2.0.0","tasks":[{"label":"x","command":"./x.sh","runOptions":{"runOn":"folderOpen"}}]}',
+    ),
     (root) => existsSync(join(root, ".vscode", "tasks.json")),
     (root) => mkdirSync(join(root, ".vscode")),
   ),
