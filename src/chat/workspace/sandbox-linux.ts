@@ -44,11 +44,11 @@ export function bwrapArgs(c: Confinement): string[] {
   // After the workspace: a secret inside a writable folder (a workspace that is the home) is hidden too.
   for (const h of c.hidden)
     args.push(...(h.folder ? ["--tmpfs", h.path] : ["--ro-bind", c.empty ?? "/dev/null", h.path]));
+  // Each namespace costs milliseconds to make: only those that keep something from the command
+  // (the host's processes, its System V shared memory, its network); the host name and cgroup names are not secrets.
   args.push(
     "--unshare-pid",
     "--unshare-ipc",
-    "--unshare-uts",
-    "--unshare-cgroup-try",
     // Root keeps its capabilities in bubblewrap unless told: with them it could remount / writable.
     "--cap-drop",
     "ALL",
