@@ -263,8 +263,9 @@ export function questionOf(name: string, judged: Judgement): Question {
       : "host" in judged.always
         ? t("Allow {0} in This Conversation", judged.always.host)
         : t("Always Allow {0}", judged.always.commands.map((c) => `\`${c}\``).join(", "));
-  const network = judged.command?.offerNetwork ? t("Allow with Network") : undefined;
-  return { text, short, long, always, network };
+  const question: Question = { text, short, long, always };
+  if (judged.command?.offerNetwork) question.network = t("Allow with Network");
+  return question;
 }
 
 /** Adds what `grant` lets by to `allowed`, or, for command lines, to the person's rules in `rules`. */

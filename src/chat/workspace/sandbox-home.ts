@@ -5,7 +5,7 @@
  * that run code at the next login or shell (kept read-only).
  */
 
-import { lstat, readdir } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, isAbsolute, sep } from "node:path";
 
 /** Where a person's secrets live, relative to their home: SSH and cloud keys, registry tokens, keyrings, browser profiles. */
@@ -55,13 +55,13 @@ export interface Hidden {
   folder: boolean;
 }
 
-/** The secrets of `SECRETS` that exist under `home` (links are hidden where they are, not followed). */
+/** The secrets of `SECRETS` that exist under `home`, by their real paths (a link's target is what is read through it). */
 export async function secretsIn(home: string): Promise<Hidden[]> {
   const found = await Promise.all(
     SECRETS.map(async (name) => {
-      const path = join(home, name);
-      const s = await lstat(path).catch(() => undefined);
-      return s ? { path, folder: s.isDirectory() } : undefined;
+      const path = await realpath(join(home, name)).catch(() => undefined);
+      const s = path ? await stat(path).catch(() => undefined) : undefined;
+      return path && s ? { path, folder: s.isDirectory() } : undefined;
     }),
   );
   return found.filter((h): h is Hidden => h !== undefined);

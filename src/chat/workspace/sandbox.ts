@@ -13,7 +13,7 @@ import { access, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { t } from "../../protocol/l10n";
-import { homeConfig, secretsIn, type Hidden } from "./sandbox-home";
+import { homeConfig, secretsIn, within, type Hidden } from "./sandbox-home";
 import { bwrapArgs, LINUX_SOCKETS, selfTestArgs, type Confinement } from "./sandbox-linux";
 import { macProfile } from "./sandbox-mac";
 import { protectedWithin } from "./sandbox-protect";
@@ -120,17 +120,23 @@ function howOf(network: boolean, partial: boolean): string {
   return partial ? `${how} ${t("(only the first folders were looked at for protected places)")}` : how;
 }
 
-/** Where one command runs: its workspace folder, its start folder, whether it may reach the network, the home whose secrets are hidden. */
+/** Where one command runs: its workspace folder, its start folder, whether it may reach the network, the homes whose secrets are hidden. */
 export interface JailOptions {
   root: string;
   cwd: string;
   network: boolean;
-  home?: string;
+  /** Default: the account's home and the HOME the command is given, where they differ. */
+  homes?: string[];
 }
 
-/** The hidden paths of `home` and the sockets beside it, each once by its real path. */
-async function hiddenOf(home: string, linux: boolean): Promise<Hidden[]> {
-  const hidden = await secretsIn(home);
+/** The account's home and the HOME variable's (a command reads its secrets through either). */
+function homesOf(): string[] {
+  return [...new Set([homedir(), process.env.HOME].filter((h): h is string => Boolean(h)))];
+}
+
+/** The hidden paths of `homes` and the sockets beside them, each once by its real path. */
+async function hiddenOf(homes: string[], linux: boolean): Promise<Hidden[]> {
+  const hidden = (await Promise.all(homes.map(secretsIn))).flat();
   if (linux) {
     for (const path of LINUX_SOCKETS) {
       const real = await realpath(path).catch(() => undefined);
@@ -152,17 +158,23 @@ function empty(): Promise<string> {
   })());
 }
 
+/** Each hidden path once. */
+function unique(hidden: Hidden[]): Hidden[] {
+  return [...new Map(hidden.map((h) => [h.path, h])).values()];
+}
+
 /** How to start one command under `s` (see `sandboxing`). */
 export async function jailFor(s: Sandboxing, o: JailOptions): Promise<Jail> {
   if (s.kind === "none") return { sandboxed: false, how: t("not sandboxed: {0}", s.why) };
-  const home = o.home ?? homedir();
+  const homes = o.homes ?? homesOf();
   const root = await realpath(o.root).catch(() => o.root);
   const cwd = await realpath(o.cwd).catch(() => o.cwd);
   const found = await protectedWithin(root);
   const c: Confinement = {
     writable: [root],
-    readOnly: [...found.paths, ...(await homeConfig(home, [root]))],
-    hidden: await hiddenOf(home, s.kind === "bwrap"),
+    readOnly: [...found.paths, ...(await Promise.all(homes.map((h) => homeConfig(h, [root])))).flat()],
+    // A secret folder the person opened as the workspace is theirs to work in.
+    hidden: unique(await hiddenOf(homes, s.kind === "bwrap")).filter((h) => !within(h.path, root)),
     network: o.network,
     cwd,
     empty: await empty(),

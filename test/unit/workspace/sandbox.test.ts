@@ -30,7 +30,7 @@ describe("the sandbox (real bubblewrap)", () => {
     rmSync(home, { recursive: true, force: true });
   });
   const jail = async (network = false) =>
-    jailFor(await sandboxing(), { root: ws.path, cwd: ws.path, network, home });
+    jailFor(await sandboxing(), { root: ws.path, cwd: ws.path, network, homes: [home] });
 
   it("is bubblewrap on this machine: it passed its self-test", async () => {
     assert.equal(process.platform, "linux", "the sandbox tests run on Linux");
@@ -94,15 +94,17 @@ describe("the sandbox (real bubblewrap)", () => {
     assert.doesNotMatch(output, /host-visible/);
   });
 
-  it("hides the person's secrets that exist: ~/.ssh empty, ~/.npmrc empty, ~/.aws gone from view", async () => {
+  it("hides the person's secrets that exist: ~/.ssh empty, ~/.npmrc empty, ~/.aws gone from view, a linked ~/.netrc empty", async () => {
     write(home, {
       ".ssh/id_rsa": "KEY",
       ".npmrc": "//registry.npmjs.org/:_authToken=npm_secret",
       ".aws/credentials": "AKIA",
+      "dotfiles/netrc": "machine x login a password b",
       "notes.txt": "plain",
     });
+    symlinkSync(join(home, "dotfiles/netrc"), join(home, ".netrc"));
     const { output } = await ran(
-      `ls -A ${home}/.ssh | wc -l; cat ${home}/.npmrc; ls -A ${home}/.aws | wc -l; cat ${home}/notes.txt`,
+      `ls -A ${home}/.ssh | wc -l; cat ${home}/.npmrc; ls -A ${home}/.aws | wc -l; cat ${home}/.netrc; cat ${home}/notes.txt`,
       ws.path,
       await jail(),
     );
@@ -111,7 +113,7 @@ describe("the sandbox (real bubblewrap)", () => {
 
   it("keeps the home's start-up files read-only when the workspace is the home itself", async () => {
     write(home, { ".bashrc": "# mine\n", "project/a.txt": "a" });
-    const j = await jailFor(await sandboxing(), { root: home, cwd: home, network: false, home });
+    const j = await jailFor(await sandboxing(), { root: home, cwd: home, network: false, homes: [home] });
     const { output } = await ran("echo evil >> .bashrc; echo b > project/a.txt; echo done", home, j);
     assert.match(output, /Read-only file system/);
     assert.equal(readFileSync(join(home, ".bashrc"), "utf8"), "# mine\n");
