@@ -50,8 +50,8 @@ export interface Judgement {
   hidden: boolean;
   /** What "Always allow" would let by; undefined where it cannot apply (a command, a protected path). */
   always?: Grant;
-  /** For a command line: the line, whether the rules that allow it carry the network, and whether "Allow with network" is offered. */
-  command?: { line: string; network: boolean; offerNetwork: boolean };
+  /** For a command line: the line, whether the rules that allow it carry the network, and whether it runs sandboxed (only then is "Allow with network" offered). */
+  command?: { line: string; network: boolean; sandboxed: boolean };
 }
 
 /** The sandboxings whose absence the person was already told about in full (told once per machine's answer). */
@@ -133,7 +133,7 @@ export async function judge(
       line,
       network:
         ruled.verdict === "allowed" && ruled.rules.length > 0 && ruled.rules.every((r) => networked.has(r)),
-      offerNetwork: sandbox.kind !== "none",
+      sandboxed: sandbox.kind !== "none",
     };
     // A rule's yes was not given to what the agent just wrote into the files the command runs.
     const changed = await unreviewedRun(tool, typeof args.command === "string" ? args.command : "", folders);
@@ -148,7 +148,7 @@ export async function judge(
     }
     // Offered only where the face can keep the rule, for a line whose every part is plain, in a sandbox.
     grant =
-      rules.commands && ruled.verdict === "ask" && ruled.offer && command.offerNetwork
+      rules.commands && ruled.verdict === "ask" && ruled.offer && command.sandboxed
         ? { commands: ruled.offer }
         : undefined;
     // Pinned whether or not a rule allows the line: a rule never covers a protected place.
@@ -264,7 +264,7 @@ export function questionOf(name: string, judged: Judgement): Question {
         ? t("Allow {0} in This Conversation", judged.always.host)
         : t("Always Allow {0}", judged.always.commands.map((c) => `\`${c}\``).join(", "));
   const question: Question = { text, short, long, always };
-  if (judged.command?.offerNetwork) question.network = t("Allow with Network");
+  if (judged.command?.sandboxed) question.network = t("Allow with Network");
   return question;
 }
 
@@ -304,7 +304,7 @@ export async function approveWith(
   }
   const answer = await ask(questionOf(tool.name, judged), judged);
   if (answer === "always") grantTo(allowed, judged.always, rules);
-  if (answer === "network" && judged.command?.offerNetwork) permitNetwork(judged.command.line);
+  if (answer === "network" && judged.command?.sandboxed) permitNetwork(judged.command.line);
   return { judged, yes: answer === undefined ? undefined : answer !== false };
 }
 
