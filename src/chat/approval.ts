@@ -9,6 +9,7 @@ import type { Item } from "./rows";
 import type { Store } from "./store";
 import type { CommandRuleBook } from "./workspace/command-rules";
 import type { Folder } from "./workspace/folders";
+import type { Sandboxing } from "./workspace/sandbox";
 import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "./workspace/tools";
 import { reason } from "../protocol/reason";
@@ -44,15 +45,23 @@ export interface Rules {
   /** Every folder of the workspace, named as the tools name them: each path is guarded in its own. */
   folders?: readonly Folder[];
   /** The person's allow and deny rules for run_command (kept in their own settings, never a workspace's). */
-  commands?: CommandRuleBook;
+  commands?: CommandBook;
+  /** Whether commands run in a sandbox (default: this machine's answer, see sandbox.ts): rules apply only inside one. */
+  sandbox?: Sandboxing;
+}
+
+/** The person's command rules, and which of their allow rules let the command reach the network. */
+export interface CommandBook extends CommandRuleBook {
+  /** The allow rules whose commands may reach the network (`network` in the setting); default none. */
+  networked?(): readonly string[];
 }
 
 /**
- * What the person answers: yes, no, or yes to what "Always allow" offered for this conversation
- * (the tool, or the host of a fetch). The one answer type of every face: panel, notification,
- * `@tandem`, plugins.
+ * What the person answers: yes, no, yes to what "Always allow" offered for this conversation
+ * (the tool, or the host of a fetch), or, for a command, yes with the network reachable from its
+ * sandbox. The one answer type of every face: panel, notification, `@tandem`, plugins.
  */
-export type Decision = boolean | "always";
+export type Decision = boolean | "always" | "network";
 
 /** True when the assistant may use the tool `name` (`tools` "" is all of them). */
 export function allowedTool(name: string, tools: string): boolean {
@@ -109,6 +118,8 @@ export interface Question {
   long: boolean;
   /** The label of "Always allow" (what it would allow), or undefined where it cannot apply: not offered. */
   always?: string;
+  /** The label of "Allow with network" for a command that runs in the sandbox; undefined: not offered. */
+  network?: string;
 }
 
 /** How the person is asked: the editor's notification, dismissed when `signal` aborts. */

@@ -21,6 +21,7 @@ import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
 import { described, oneLine } from "./workspace/describe";
 import { place, type Folder, type Placed } from "./workspace/folders";
 import { protectedIn } from "./workspace/protected";
+import { permitNetwork, sandboxing, type Sandboxing } from "./workspace/sandbox";
 import { shownIn, unreviewedFor, type Reviewing } from "./workspace/unreviewed";
 import { visible } from "./workspace/visible";
 import { t } from "../protocol/l10n";
@@ -49,6 +50,28 @@ export interface Judgement {
   hidden: boolean;
   /** What "Always allow" would let by; undefined where it cannot apply (a command, a protected path). */
   always?: Grant;
+  /** For a command line: the line, whether the rules that allow it carry the network, and whether it runs sandboxed (only then is "Allow with network" offered). */
+  command?: { line: string; network: boolean; sandboxed: boolean };
+}
+
+/** The sandboxings whose absence the person was already told about in full (told once per machine's answer). */
+const told = new WeakSet<Sandboxing>();
+
+/**
+ * Why a command is asked although no sandbox can be had: in full, with how to get one, the first
+ * time; after that, said short where a rule would have allowed the line.
+ */
+function noSandbox(sandbox: Extract<Sandboxing, { kind: "none" }>, ruled: boolean): string | undefined {
+  if (!told.has(sandbox)) {
+    told.add(sandbox);
+    return t(
+      "Commands cannot run in a sandbox on this machine, so your command rules do not apply and every command is asked: {0}",
+      sandbox.why,
+    );
+  }
+  return ruled
+    ? t("A rule allows this line, but rules apply only inside a sandbox, which this machine lacks.")
+    : undefined;
 }
 
 /** The input field where each of Tandem's own tools writes (or runs). */
@@ -91,14 +114,27 @@ export async function judge(
   const target = field ? args[field] : undefined;
   let ruled: CommandJudgement | undefined;
   const folders = foldersOf(rules);
+  let command: Judgement["command"];
   if (tool.name === "run_command") {
-    ruled = judgeCommand(
-      typeof args.command === "string" ? args.command : "",
-      rules.commands?.rules() ?? NO_RULES,
-    );
+    const line = typeof args.command === "string" ? args.command : "";
+    ruled = judgeCommand(line, rules.commands?.rules() ?? NO_RULES);
     if (ruled.verdict === "denied") return { verdict: "refused", reasons: [ruled.why], summary, hidden };
     reasons.push(t("It can run code on your machine: it runs a command line."));
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
+    // The person's rules trust a line to run in the sandbox, nowhere else.
+    const sandbox = rules.sandbox ?? (await sandboxing());
+    if (sandbox.kind === "none") {
+      const why = noSandbox(sandbox, ruled.verdict === "allowed");
+      if (why) reasons.push(why);
+      if (ruled.verdict === "allowed") ruled = { verdict: "ask", why: why ?? "" };
+    }
+    const networked = new Set(rules.commands?.networked?.() ?? []);
+    command = {
+      line,
+      network:
+        ruled.verdict === "allowed" && ruled.rules.length > 0 && ruled.rules.every((r) => networked.has(r)),
+      sandboxed: sandbox.kind !== "none",
+    };
     // A rule's yes was not given to what the agent just wrote into the files the command runs.
     const changed = await unreviewedRun(tool, typeof args.command === "string" ? args.command : "", folders);
     if (changed) {
@@ -110,8 +146,11 @@ export async function judge(
       );
       must = true;
     }
-    // Offered only where the face can keep the rule, and only for a line whose every part is plain.
-    grant = rules.commands && ruled.verdict === "ask" && ruled.offer ? { commands: ruled.offer } : undefined;
+    // Offered only where the face can keep the rule, for a line whose every part is plain, in a sandbox.
+    grant =
+      rules.commands && ruled.verdict === "ask" && ruled.offer && command.sandboxed
+        ? { commands: ruled.offer }
+        : undefined;
     // Pinned whether or not a rule allows the line: a rule never covers a protected place.
     if (folders.length) {
       const cwd = placeOf(folders, typeof args.cwd === "string" ? args.cwd : ".");
@@ -158,6 +197,7 @@ export async function judge(
     summary,
     hidden,
     always: said === "ask" && !pinned ? grant : undefined,
+    command,
   };
 }
 
@@ -223,7 +263,9 @@ export function questionOf(name: string, judged: Judgement): Question {
       : "host" in judged.always
         ? t("Allow {0} in This Conversation", judged.always.host)
         : t("Always Allow {0}", judged.always.commands.map((c) => `\`${c}\``).join(", "));
-  return { text, short, long, always };
+  const question: Question = { text, short, long, always };
+  if (judged.command?.sandboxed) question.network = t("Allow with Network");
+  return question;
 }
 
 /** Adds what `grant` lets by to `allowed`, or, for command lines, to the person's rules in `rules`. */
@@ -255,9 +297,14 @@ export async function approveWith(
   ask: Ask,
 ): Promise<{ judged: Judgement; yes: boolean | undefined }> {
   const judged = await judge(tool, input, rules);
-  if (judged.verdict !== "ask") return { judged, yes: judged.verdict === "allowed" };
+  if (judged.verdict !== "ask") {
+    // A rule that carries the network lets this run of the line reach it.
+    if (judged.verdict === "allowed" && judged.command?.network) permitNetwork(judged.command.line);
+    return { judged, yes: judged.verdict === "allowed" };
+  }
   const answer = await ask(questionOf(tool.name, judged), judged);
   if (answer === "always") grantTo(allowed, judged.always, rules);
+  if (answer === "network" && judged.command?.sandboxed) permitNetwork(judged.command.line);
   return { judged, yes: answer === undefined ? undefined : answer !== false };
 }
 

@@ -1,7 +1,7 @@
 import vscode = require("vscode");
-import type { Decision, Question, Setting } from "../chat/approval";
+import type { CommandBook, Decision, Question, Setting } from "../chat/approval";
 import { personValue } from "../chat/person-settings";
-import { rulesOf, type CommandRuleBook, type CommandRules } from "../chat/workspace/command-rules";
+import { rulesOf, type CommandRules } from "../chat/workspace/command-rules";
 import { approvalsFor } from "../chat/pending/mode";
 import { settings } from "./settings";
 
@@ -18,11 +18,21 @@ export function approvalSettings(assistant?: { approve: string }): Readonly<Reco
 /** Rules kept by "Always allow" and not yet read back from the settings (writing them takes a moment). */
 const keeping = new Set<string>();
 
+/** The strings of `value`'s `network` list (the allow rules whose commands may reach the network). */
+function networkOf(value: unknown): string[] {
+  const list = value !== null && typeof value === "object" ? (value as Record<string, unknown>).network : [];
+  return Array.isArray(list) ? list.filter((s): s is string => typeof s === "string") : [];
+}
+
 /**
  * The person's command rules (`tandem.commands`, application scope, their user settings only: a
- * workspace's value is never read); "Always allow" adds to their user settings' allow list.
+ * workspace's value is never read); "Always allow" adds to their user settings' allow list. Its
+ * `network` list names the allow rules whose commands may reach the network from the sandbox.
  */
-export const commandRules: CommandRuleBook = {
+export const commandRules: CommandBook = {
+  networked(): readonly string[] {
+    return networkOf(personValue(vscode.workspace.getConfiguration("tandem").inspect<unknown>("commands")));
+  },
   rules(): CommandRules {
     const kept = rulesOf(
       personValue(vscode.workspace.getConfiguration("tandem").inspect<unknown>("commands")),
@@ -32,8 +42,14 @@ export const commandRules: CommandRuleBook = {
   async keep(allow: readonly string[]): Promise<void> {
     for (const rule of allow) keeping.add(rule);
     const c = vscode.workspace.getConfiguration("tandem");
-    const now = rulesOf(c.inspect<unknown>("commands")?.globalValue);
-    const value = { allow: [...new Set([...now.allow, ...allow])], deny: now.deny };
+    const global = c.inspect<unknown>("commands")?.globalValue;
+    const now = rulesOf(global);
+    const network = networkOf(global);
+    const value = {
+      allow: [...new Set([...now.allow, ...allow])],
+      deny: now.deny,
+      ...(network.length ? { network } : {}),
+    };
     await c.update("commands", value, vscode.ConfigurationTarget.Global);
     for (const rule of allow) keeping.delete(rule);
   },
@@ -52,11 +68,20 @@ export async function askByNotification(
 ): Promise<Decision | undefined> {
   const allow = vscode.l10n.t("Allow");
   const always = question.always;
+  const network = question.network;
   const decline = vscode.l10n.t("Decline");
-  const choices = always ? [allow, always, decline] : [allow, decline];
+  const choices = [allow, network, always, decline].filter((c): c is string => c !== undefined);
   // Dismissing a question is not a yes.
   const answerOf = (choice: string | undefined): Decision =>
-    choice === allow ? true : choice !== undefined && choice === always ? "always" : false;
+    choice === undefined
+      ? false
+      : choice === allow
+        ? true
+        : choice === network
+          ? "network"
+          : choice === always
+            ? "always"
+            : false;
   const asked = (async (): Promise<Decision> => {
     if (!question.long) return answerOf(await vscode.window.showWarningMessage(question.short, ...choices));
     const review = vscode.l10n.t("Review…");

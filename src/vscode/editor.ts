@@ -11,7 +11,13 @@ import type {
   Ran,
   EditVerdict,
 } from "../chat/workspace/editor";
-import { spawnLine, type Background, type Listener, type Running } from "../chat/workspace/background";
+import {
+  jailLine,
+  spawnLine,
+  type Background,
+  type Listener,
+  type Running,
+} from "../chat/workspace/background";
 import { commandEnv } from "../chat/workspace/command-env";
 import { gitDiff } from "./git";
 import * as language from "./language";
@@ -160,6 +166,7 @@ export class VsCodeEditor implements Editor {
       else write.fire(out);
     };
     shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+    if (c.jail) shown(jailLine(c.jail));
     const { env, note } = environment();
     if (note) shown(note);
     const running = spawnLine(
@@ -209,6 +216,7 @@ export class VsCodeEditor implements Editor {
         onDidClose: closed.event,
         open: () => {
           shown(`\x1b[2m${c.shown}$\x1b[0m ${c.command}\n`);
+          if (c.jail) shown(jailLine(c.jail));
           const { env, note } = environment();
           if (note) shown(note);
           // The process ends after this function: `timer` and `end` below are set by then.

@@ -7,6 +7,7 @@
 
 import { spawn } from "node:child_process";
 import { commandEnv } from "./command-env";
+import type { Jail } from "./sandbox";
 
 /** Characters of a background command's output kept; beyond it, its oldest lines are dropped. */
 export const KEPT_CHARS = 5 * 1024 * 1024;
@@ -38,6 +39,13 @@ export interface Background {
   cwd: string;
   /** That folder relative to the workspace ("." for the root). */
   shown: string;
+  /** How it is started: in the sandbox, or plainly and why (see sandbox.ts); without it, plainly and unsaid. */
+  jail?: Jail;
+}
+
+/** The terminal's dim line saying whether and how a command is sandboxed. */
+export function jailLine(jail: Jail): string {
+  return `\x1b[2m${jail.how}\x1b[0m\n`;
 }
 
 /** Ends the process group of `pid` (the shell and what it started); nothing when it already ended. */
@@ -53,11 +61,20 @@ export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void 
 
 /**
  * Starts `c.command` in a shell, in its own process group, with `env` (default: the extension
- * host's without its secrets, see command-env.ts), and tells `each` what it writes and when it
- * ends. `stop` ends the whole group, with SIGKILL if it is still there 3 s later.
+ * host's without its secrets, see command-env.ts), inside `c.jail` when it says a sandbox, and
+ * tells `each` what it writes and when it ends. `stop` ends the whole group
+ * (for a sandbox: bubblewrap, whose end ends every process inside), with SIGKILL if it is still
+ * there 3 s later.
  */
 export function spawnLine(c: Background, each: Listener, env: NodeJS.ProcessEnv = commandEnv().env): Running {
-  const child = spawn(c.command, { cwd: c.cwd, shell: true, env, detached: true });
+  const jail = c.jail;
+  const child = jail?.sandboxed
+    ? spawn(jail.program, [...jail.args, "/bin/sh", "-c", c.command], {
+        cwd: c.cwd,
+        env: { ...env, ...jail.env },
+        detached: true,
+      })
+    : spawn(c.command, { cwd: c.cwd, shell: true, env, detached: true });
   let ended = false;
   const take = (data: Buffer) => each.output(data.toString("utf8"));
   child.stdout.on("data", take);
@@ -70,6 +87,7 @@ export function spawnLine(c: Background, each: Listener, env: NodeJS.ProcessEnv 
     }
   });
   child.on("close", (code) => {
+    if (jail?.sandboxed) jail.cleanup?.();
     if (ended) return;
     ended = true;
     each.exit(code);

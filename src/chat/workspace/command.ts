@@ -11,6 +11,7 @@ import type { Tool } from "../../agent/types";
 import { Jobs, MAX_READ_LINES, READ_LINES, readLines, stateOf } from "./background";
 import type { Editor, Ran, Workspace } from "./editor";
 import { inside, shown } from "./paths";
+import { jailFor, sandboxing, takeNetwork, type Sandboxing } from "./sandbox";
 
 /** Characters of a command's output given back: its tail, where errors and summaries are. */
 export const OUTPUT_CHARS = 8 * 1024;
@@ -85,8 +86,8 @@ export function tail(text: string, max = OUTPUT_CHARS): string {
   return `[… ${text.length - max} earlier characters not shown]\n${text.slice(text.length - max)}`;
 }
 
-/** What a command did, as the model reads it. */
-export function ranText(ran: Ran, where: string, seconds: number): string {
+/** What a command did, as the model reads it; `how` says whether and how it was sandboxed. */
+export function ranText(ran: Ran, where: string, seconds: number, how?: string): string {
   const place = where === "." ? "" : ` (in ./${where})`;
   const head = ran.timedOut
     ? `The command ran out of time after ${seconds} s and was ended${place}.`
@@ -94,7 +95,8 @@ export function ranText(ran: Ran, where: string, seconds: number): string {
       ? `The command was ended before it finished${place}.`
       : `Exit code ${ran.exitCode}${place}.`;
   const output = tail(plainOutput(ran.output).trimEnd());
-  return output ? `${head}\nOutput:\n${output}` : `${head}\nNo output.`;
+  const said = how ? `${head}\n${how[0].toUpperCase()}${how.slice(1)}.` : head;
+  return output ? `${said}\nOutput:\n${output}` : `${said}\nNo output.`;
 }
 
 /** The `open_file` tool: the editor shows a file at a line. */
@@ -117,10 +119,16 @@ export function openFileTool(workspace: Workspace, editor: Editor): Tool {
 }
 
 /**
- * The `run_command` tool: a command line in a terminal the person sees; answers its exit code and
- * output's tail, or, with `background`, starts it in `jobs` and answers its id.
+ * The `run_command` tool: a command line in a terminal the person sees, inside the sandbox where
+ * `sandbox` has one (network only when the person's approval permitted it for this line); answers
+ * its exit code and output's tail, or, with `background`, starts it in `jobs` and answers its id.
  */
-export function runCommandTool(workspace: Workspace, editor: Editor, jobs?: Jobs): Tool {
+export function runCommandTool(
+  workspace: Workspace,
+  editor: Editor,
+  jobs?: Jobs,
+  sandbox: () => Promise<Sandboxing> = sandboxing,
+): Tool {
   const made = tool(
     "run_command",
     "Runs a shell command line in a terminal the person sees, in a folder of the workspace, and answers its exit code and the end of its output. With background it starts a long-running command (a dev server, a watcher) without waiting: read its output with read_output and end it with stop_command. Each call is approved by the person unless their own rules allow the command line.",
@@ -130,10 +138,14 @@ export function runCommandTool(workspace: Workspace, editor: Editor, jobs?: Jobs
       const where = shown(workspace.root, folder);
       const s = await stat(folder).catch(() => undefined);
       if (!s?.isDirectory()) throw new Error(`The folder ${where} does not exist.`);
-      if (background) {
-        if (!jobs) throw new Error("Background commands cannot be started here: run it without background.");
-        const job = jobs.start({ command, cwd: folder, shown: where });
-        return `${stateOf(job)}\nIts id is ${job.id}: read its output with read_output and end it with stop_command. It ends when this answer ends.`;
+      if (background && !jobs) {
+        throw new Error("Background commands cannot be started here: run it without background.");
+      }
+      const network = takeNetwork(command);
+      const jail = await jailFor(await sandbox(), { root: workspace.root, cwd: folder, network });
+      if (background && jobs) {
+        const job = jobs.start({ command, cwd: folder, shown: where, jail });
+        return `${stateOf(job)}\n${jail.how[0].toUpperCase()}${jail.how.slice(1)}.\nIts id is ${job.id}: read its output with read_output and end it with stop_command. It ends when this answer ends.`;
       }
       const ran = await editor.run({
         command,
@@ -141,8 +153,9 @@ export function runCommandTool(workspace: Workspace, editor: Editor, jobs?: Jobs
         shown: where,
         timeoutMs: timeoutSeconds * 1000,
         signal,
+        jail,
       });
-      return ranText(ran, where, timeoutSeconds);
+      return ranText(ran, where, timeoutSeconds, jail.how);
     },
     { timeoutMs: (MAX_COMMAND_SECONDS + 30) * 1000 },
   );

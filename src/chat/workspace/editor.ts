@@ -4,6 +4,7 @@
  */
 
 import type { Background, Listener, Running } from "./background";
+import type { Jail } from "./sandbox";
 
 /** A change to one file, shown to the person as a diff before anything is written. */
 export interface Proposal {
@@ -49,6 +50,8 @@ export interface Command {
   timeoutMs: number;
   /** Aborted when the run is stopped: the editor ends the command. */
   signal: AbortSignal;
+  /** How it is started: in the sandbox, or plainly and why (see sandbox.ts). */
+  jail?: Jail;
 }
 
 /** What a command did. */

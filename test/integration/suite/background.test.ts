@@ -101,7 +101,9 @@ describe("background commands in VS Code", () => {
     assert.match(stopped.output, /Background command 1 \(pid \d+\) was stopped/);
     // Nobody was asked: every call ran by the person's rules or as a read.
     assert.ok(store.items(chat).every((i) => i.kind !== "call" || i.state === "done"));
-    const pid = Number(readFileSync(join(workspace(), "serve.pid"), "utf8"));
+    // The pid the answer names is the sandbox's (bubblewrap's): its end ends every process inside.
+    const pid = Number(/\(pid (\d+)\)/.exec(started.output)?.[1]);
     assert.equal(running(pid), false, `the server (pid ${pid}) still runs`);
+    assert.match(started.output, /Sandboxed: workspace writable, no network\./);
   });
 });

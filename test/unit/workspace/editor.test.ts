@@ -262,8 +262,12 @@ describe("tools that act through the editor", () => {
   describe("run_command", () => {
     it("runs in the folder asked and answers the exit code and output", async () => {
       const answer = await call(tools(), "run_command", { command: "ls; echo oops >&2; exit 3", cwd: "pkg" });
-      assert.equal(answer, "Exit code 3 (in ./pkg).\nOutput:\npackage.json\noops");
+      assert.equal(
+        answer,
+        "Exit code 3 (in ./pkg).\nSandboxed: workspace writable, no network.\nOutput:\npackage.json\noops",
+      );
       assert.equal(editor.commands[0].cwd, join(root, "pkg"));
+      assert.equal(editor.commands[0].jail?.sandboxed, true);
       assert.equal(editor.commands[0].timeoutMs, 120_000);
     });
 
@@ -272,8 +276,9 @@ describe("tools that act through the editor", () => {
         command:
           "i=0; while [ $i -lt 2000 ]; do echo \"line $i\"; i=$((i+1)); done; printf '\\033[31mred\\033[0m done\\n'",
       });
-      const [head, , note] = answer.split("\n");
+      const [head, how, , note] = answer.split("\n");
       assert.equal(head, "Exit code 0.");
+      assert.equal(how, "Sandboxed: workspace writable, no network.");
       assert.match(note, /^\[… \d+ earlier characters not shown\]$/);
       assert.ok(answer.endsWith("line 1999\nred done"));
       assert.ok(answer.length < 8 * 1024 + 200);
@@ -284,7 +289,10 @@ describe("tools that act through the editor", () => {
         command: "echo started; sleep 5",
         timeoutSeconds: 1,
       });
-      assert.equal(answer, "The command ran out of time after 1 s and was ended.\nOutput:\nstarted");
+      assert.equal(
+        answer,
+        "The command ran out of time after 1 s and was ended.\nSandboxed: workspace writable, no network.\nOutput:\nstarted",
+      );
     });
 
     it("refuses a folder outside the workspace or missing", async () => {
