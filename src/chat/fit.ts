@@ -17,6 +17,7 @@ import {
   readName,
   shortened,
   unchosen,
+  withCommands,
   type Form,
   type Grouped,
 } from "./tool-groups";
@@ -137,9 +138,12 @@ export function cutFile(file: InstructionFile, tokens: number): InstructionFile 
     kept.push(line);
     chars += line.length + 1;
   }
+  // A first line longer than the room is given in part.
+  const partial = !kept.length && tokens >= 100;
+  if (partial) kept.push(lines[0].slice(0, tokens * 4));
   // Nothing kept: the file is named in one note of Tandem's (see instructionsOf), with no text of its own.
   if (!kept.some((line) => line.trim())) return { ...file, text: "", cut: true };
-  const note = `[${file.path} is cut here to fit the model's window: read the rest with read_file, path ${file.path}, startLine ${kept.length + 1}.]`;
+  const note = `[${file.path} is cut here to fit the model's window: read the rest with read_file, path ${file.path}, startLine ${partial ? 1 : kept.length + 1}.]`;
   return { ...file, text: [...kept, note].join("\n"), cut: true };
 }
 
@@ -193,14 +197,17 @@ export function fit(parts: FixedParts): Fitted {
   // VS Code's and the plugins' tools the person did not choose are never sent until opened.
   const offerable = parts.tools.filter((t) => !unchosen(t, parts.chosen) || wasOpened(t, parts.opened));
   const waiting = parts.tools.filter((t) => !offerable.includes(t));
-  const core = (t: Grouped): boolean =>
-    groupOf(t) === "" || wasOpened(t, parts.opened) || (!!parts.plan && t.name === "update_plan");
+  const core = (t: Grouped, form: Form): boolean =>
+    groupOf(t) === "" ||
+    wasOpened(t, parts.opened) ||
+    (!!parts.plan && t.name === "update_plan") ||
+    (form === "full" && withCommands(t.name) && !t.group);
   let best: Fitted | undefined;
   for (const step of STEPS) {
     const short = step.form !== "full";
     const words = short ? parts.instructions.short : parts.instructions.full;
-    const sent = offerable.filter((t) => step.all || core(t)).map((t) => shortened(t, step.form));
-    const rest = offerable.filter((t) => !(step.all || core(t)));
+    const sent = offerable.filter((t) => step.all || core(t, step.form)).map((t) => shortened(t, step.form));
+    const rest = offerable.filter((t) => !(step.all || core(t, step.form)));
     const text = (project: readonly InstructionFile[], memories: readonly string[]) =>
       instructionsOf(words, project, memories, parts.plan, short);
     const size = (tools: readonly Tool[]) => measured(text(parts.project, parts.memories), tools);

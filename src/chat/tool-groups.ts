@@ -82,6 +82,11 @@ const PURPOSES: Record<string, string> = {
   other: "more tools",
 };
 
+/** True for the tools that go with run_command when it is sent as written (its background commands). */
+export function withCommands(name: string): boolean {
+  return GROUPS[name] === "commands";
+}
+
 /** True for the tools every request carries. */
 export function isCore(name: string): boolean {
   return Object.hasOwn(CORE, name) || name === "load_skill" || name === OPEN_TOOLS;
@@ -155,7 +160,14 @@ export function shortened(tool: Grouped, form: Form): Grouped {
   if (form === "full") return tool;
   const core = Object.hasOwn(CORE, tool.name) ? CORE[tool.name] : undefined;
   const description = tool.short?.description ?? core?.description ?? firstSentence(tool.description, 120);
-  const keep = form === "minimal" ? (core?.keep ?? []) : undefined;
+  const properties = Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {});
+  // A background command needs read_output and stop_command, which a short form does not send.
+  const keep =
+    form === "minimal"
+      ? (core?.keep ?? [])
+      : tool.name === "run_command"
+        ? properties.filter((p) => p !== "background")
+        : undefined;
   const parameters = tool.short?.parameters ?? compactSchema(tool.parameters, keep);
   return { ...tool, description, parameters };
 }

@@ -19,7 +19,8 @@ describe("chat: the fixed part of the panel's requests fits the model's window",
     it(`answers "hi" on a ${window}-token model with the panel's whole tool set, the fixed part ≤ ${most} tokens`, async () => {
       const m = await panelRequest(window);
       assert.equal(m.said, "Hello.", "the answer came, no error");
-      assert.equal(m.requests.length, 1);
+      // The first request answers; a second, if any, names the conversation.
+      assert.ok(m.requests.length >= 1);
       assert.ok(m.fixed <= most, `the fixed part took ${m.fixed} tokens of ${window}`);
       // The core tools are always there; the meter shows what the request carried.
       for (const name of [
