@@ -8,7 +8,6 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "../agent/tool";
-import type { Tool } from "../agent/types";
 import type { Skill } from "./rows";
 import type { Grouped } from "./tool-groups";
 import { reason as thrown } from "../agent/perform";
