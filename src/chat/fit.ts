@@ -14,7 +14,6 @@ import {
   byGroup,
   groupOf,
   openTools,
-  readName,
   shortened,
   unchosen,
   withCommands,
@@ -240,7 +239,8 @@ export function fit(parts: FixedParts): Fitted {
     const project = projectWithin(parts.project, room - estimate(kept.join("\n")) - 20 - over);
     const instructions = instructionsOf(words, project, kept, parts.plan, true);
     const fixed = measured(instructions, last.tools);
-    if (fixed <= target || over > room) return { ...last, instructions, project, fixed };
+    // The same object open_tools measures against, so an opening counts the instructions as sent.
+    if (fixed <= target || over > room) return Object.assign(last, { instructions, project, fixed });
     over += fixed - target;
     // With the project's text gone, the memories give way too.
     if (project.every((f) => !f.text)) kept = memoriesWithin(parts.memories, memoryRoom - over);
@@ -314,13 +314,16 @@ function openedText(added: readonly string[], left: readonly string[]): string {
   return parts.join("\n");
 }
 
-/** The names the model opened with open_tools in earlier calls (`calls`: each call's name and arguments). */
-export function openedBy(calls: readonly { name: string; input: string }[]): string[] {
+/**
+ * The tools the model opened with open_tools in earlier calls of the conversation (`calls`: each
+ * call's name and output), as each call's answer names them: only those that had room.
+ */
+export function openedBy(calls: readonly { name: string; output: string }[]): string[] {
   const out: string[] = [];
   for (const call of calls) {
     if (call.name !== OPEN_TOOLS) continue;
-    const named = readName(call.input);
-    if (named) out.push(named);
+    const opened = /^Opened: ([^\n]+?)\. You can call them/.exec(call.output);
+    if (opened) out.push(...opened[1].split(", ").map((name) => name.trim()));
   }
   return out;
 }

@@ -226,7 +226,7 @@ export function openTools(
 }
 
 /** The `name` argument of an open_tools call ("" when there is none). */
-export function readName(args: string): string {
+function readName(args: string): string {
   const name = argsOrEmpty(args).name;
   return typeof name === "string" ? name.trim() : "";
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { answer, calling } from "../../fixtures/openai-server";
 import { panelRequest } from "../../fixtures/panel-budget";
-import { pluginTools, vscodeTools } from "../../fixtures/panel-tools";
+import { panelWorkspace, pluginTools, vscodeTools } from "../../fixtures/panel-tools";
+import { fit, openedBy, type FixedParts } from "../../../src/chat/fit";
 
 /** The goal for the fixed part on each window: ≤ 700 tokens at 2k, else ≤ a quarter of the window. */
 const GOALS: [window: number, most: number][] = [
@@ -88,6 +89,33 @@ describe("chat: the fixed part of the panel's requests fits the model's window",
       (x) => x.role === "tool",
     );
     assert.match(result?.content ?? "", /^Opened: git_diff\. You can call them from your next step\./);
+  });
+
+  it("keeps the tools the model opened for the conversation's later messages, only those that had room", () => {
+    const parts: FixedParts = {
+      instructions: { full: "Help.", short: "Help." },
+      project: [],
+      memories: [],
+      plan: "",
+      tools: panelWorkspace().tools,
+      chosen: "",
+      opened: [],
+      window: 4096,
+    };
+    const names = (p: FixedParts) => fit(p).tools.map((t) => t.name);
+    assert.ok(!names(parts).includes("copilot_getErrors"), "VS Code's tool is not sent before it is opened");
+    const opened = openedBy([
+      {
+        name: "open_tools",
+        output:
+          "Opened: git_diff, copilot_getErrors. You can call them from your next step.\nNo room in the model's window for: runTests.",
+      },
+      { name: "read_file", output: "Opened: read_output. You can call them" },
+    ]);
+    assert.deepEqual(opened, ["git_diff", "copilot_getErrors"]);
+    const later = names({ ...parts, opened });
+    assert.ok(later.includes("git_diff") && later.includes("copilot_getErrors"), later.join(", "));
+    assert.ok(!later.includes("runTests"), "a tool that had no room stays closed");
   });
 
   it("opens VS Code's tools only as far as the window has room, and names the rest", async () => {
