@@ -262,10 +262,17 @@ export class Composer {
     const context = store.tables.contexts.get(store.chat);
     this.meter.replaceChildren();
     if (context && context.window > 0) {
-      const share = Math.min(1, context.used / context.window);
-      const bar = h("span", { class: "bar" }, h("span", { class: "fill" }));
-      // The width is set through CSSOM: inline style attributes are refused by the page's CSP.
-      (bar.firstElementChild as HTMLElement).style.width = `${Math.round(share * 100)}%`;
+      const fixed = context.fixed ?? 0;
+      // Before a first answer the requests' fixed part is all the model will be sent.
+      const used = Math.max(context.used, fixed);
+      const share = Math.min(1, used / context.window);
+      const fill = h("span", { class: "fill" });
+      // What every request carries (instructions, tool schemas), drawn as the start of the fill.
+      const part = h("span", { class: "fixed" });
+      const bar = h("span", { class: "bar" }, fill, part);
+      // The widths are set through CSSOM: inline style attributes are refused by the page's CSP.
+      fill.style.width = `${Math.round(share * 100)}%`;
+      part.style.width = `${Math.round(Math.min(1, fixed / context.window) * 100)}%`;
       this.meter.append(
         h(
           "span",
@@ -275,7 +282,7 @@ export class Composer {
             "aria-label": t("Context used"),
             "aria-valuemin": 0,
             "aria-valuemax": context.window,
-            "aria-valuenow": context.used,
+            "aria-valuenow": used,
             title: [
               t(
                 "What the model was last sent: {0} of {1} tokens" +
@@ -283,6 +290,13 @@ export class Composer {
                 context.used,
                 context.window,
               ),
+              fixed
+                ? t(
+                    "Instructions and tool descriptions take {0} tokens of every request ({1} of the window).",
+                    fixed,
+                    `${Math.round((fixed / context.window) * 100)}%`,
+                  )
+                : "",
               context.total ? t("This conversation: {0}.", usageLine(context.total)) : "",
             ]
               .filter(Boolean)
@@ -291,7 +305,7 @@ export class Composer {
           bar,
           h("span", {
             class: "muted",
-            text: `${compactCount(context.used)} / ${compactCount(context.window)}`,
+            text: `${compactCount(used)} / ${compactCount(context.window)}`,
           }),
         ),
         // `/compact` as a button: the same message the person can type, queued like any other.

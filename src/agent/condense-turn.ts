@@ -13,6 +13,7 @@ import {
   fixedTokens,
   shape,
   summaryInput,
+  roomOf,
   tooLarge,
   type Measure,
   type Summary,
@@ -143,7 +144,10 @@ export async function viewFor(a: Agent, request: Request, signal?: AbortSignal):
     }
   }
   // Past the budget the answer's room shrinks; past the window the server refuses.
-  if (known && view.tokens > window * 0.95) throw new Error(tooLarge(window));
+  if (known && view.tokens > window * 0.95)
+    throw new Error(
+      tooLarge(window, roomOf(request.instructions, request.tools, view.messages, c.ratio ?? 1)),
+    );
   c.told?.({ summary: made, stubbed: view.stubbed, tokens: view.tokens, window });
   return view;
 }

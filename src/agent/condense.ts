@@ -5,6 +5,7 @@
  */
 import type { Call, FunctionTool, Message } from "./types";
 import { argsOrEmpty } from "../protocol/args";
+import { t } from "../protocol/l10n";
 
 /** The window assumed when neither the endpoint, its model list nor the settings say. */
 export const FALLBACK_WINDOW = 8192;
@@ -259,7 +260,91 @@ export function windowName(window: number): string {
   return window >= 1024 ? `${Math.round(window / 1024)}k` : String(window);
 }
 
-/** What to say when the newest turn alone does not fit the window. */
-export function tooLarge(window: number): string {
-  return `The last message and its tool outputs are larger than the model's ${windowName(window)} window: attach less, or choose a model with a larger window.`;
+/** What takes the room of a request that does not fit, in estimated tokens (calibrated). */
+export interface Room {
+  instructions: number;
+  tools: number;
+  /** How many tools the request carries. */
+  count: number;
+  /** The files and images attached to the newest message. */
+  attachments: number;
+  /** The newest message and its tool outputs, without its attachments. */
+  message: number;
+  /** The earlier turns kept in the view (and their summary). */
+  earlier: number;
+}
+
+/** Where the files attached to a message start in its text (see attachments.ts), or -1. */
+function filesAt(text: string): number {
+  return text.indexOf('\n\n<file name="');
+}
+
+/** What takes the room of a request of `instructions` and `tools` whose view is `messages`, calibrated by `ratio`. */
+export function roomOf(
+  instructions: string,
+  tools: readonly FunctionTool[],
+  messages: readonly Message[],
+  ratio = 1,
+): Room {
+  const calibrated = (n: number): number => Math.ceil(n * ratio);
+  const newest = newestTurn(messages);
+  let attachments = 0;
+  let message = 0;
+  for (const m of messages.slice(newest)) {
+    const at = m.role === "user" ? filesAt(m.text) : -1;
+    if (m.role === "user") attachments += (m.images?.length ?? 0) * IMAGE_TOKENS;
+    if (at < 0) message += messageTokens(m.role === "user" ? { ...m, images: undefined } : m);
+    else {
+      attachments += estimate(m.text.slice(at));
+      message += PER_MESSAGE + estimate(m.text.slice(0, at));
+    }
+  }
+  return {
+    instructions: calibrated(PER_MESSAGE + estimate(instructions)),
+    tools: calibrated(tools.length ? estimate(JSON.stringify(tools)) : 0),
+    count: tools.length,
+    attachments: calibrated(attachments),
+    message: calibrated(message),
+    earlier: calibrated(messagesTokens(messages.slice(0, newest))),
+  };
+}
+
+/**
+ * What to say when a request cannot fit the window even condensed: what takes the room, with
+ * figures, and what to do about the largest part.
+ */
+export function tooLarge(window: number, room: Room): string {
+  const figures = t(
+    "This request does not fit the model's {window}-token window: the instructions take {instructions} tokens, {count} tools {tools}, attachments {attachments}, the message and its tool outputs {message}, earlier turns {earlier}.",
+    {
+      window,
+      instructions: room.instructions,
+      count: room.count,
+      tools: room.tools,
+      attachments: room.attachments,
+      message: room.message,
+      earlier: room.earlier,
+    },
+  );
+  const parts: [number, string][] = [
+    [
+      room.instructions,
+      t(
+        "Turn the project instructions off for this conversation or shorten the assistant's instructions, or choose a model with a larger window.",
+      ),
+    ],
+    [
+      room.tools,
+      t(
+        "Give the assistant fewer tools (its tools list, the setting tandem.tools.alwaysOffered), or choose a model with a larger window.",
+      ),
+    ],
+    [room.attachments, t("Attach less, or choose a model with a larger window.")],
+    [
+      room.message + room.earlier,
+      t("Send a shorter message or start a new conversation, or choose a model with a larger window."),
+    ],
+  ];
+  const largest = parts.reduce((a, b) => (b[0] > a[0] ? b : a));
+  return `${figures} ${largest[1]}`;
 }

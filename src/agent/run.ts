@@ -138,19 +138,31 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       if (given.documents.length) documentsOf(a).push(...given.documents);
     }
     a.history.push(user);
-    const tools = [...a.tools, ...(extra?.tools ?? [])];
-    // The chat part may bring its own read_file; the core's is offered only when none is.
-    if (documentsOf(a).length && !tools.some((t) => t.name === READ_FILE)) tools.push(reader(documentsOf(a)));
-    const offered: FunctionTool[] = tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    }));
+    // Read again each round: a tool may give the model more tools (open_tools), from its next step on.
+    let tools: Tool[] = [];
+    let offered: FunctionTool[] = [];
+    let documents: Tool | undefined;
+    const offer = (): void => {
+      const now = [...a.tools, ...(extra?.tools ?? [])];
+      // The chat part may bring its own read_file; the core's is offered only when none is.
+      if (documentsOf(a).length && !now.some((t) => t.name === READ_FILE)) {
+        documents ??= reader(documentsOf(a));
+        now.push(documents);
+      }
+      if (now.length === tools.length && now.every((t, i) => t === tools[i])) return;
+      tools = now;
+      offered = now.map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
+    };
     let tokens = 0;
     let round = 0;
     let limit: Limit | undefined;
     const repeats = new Repeats();
     for (;;) {
       if (stopped()) return stop();
+      offer();
       const answer = limit !== undefined;
       // The answer a limit asks for has only the time that is left: none left, none asked.
       if (answer && Date.now() >= deadline) return stop([], "time");

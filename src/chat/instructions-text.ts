@@ -47,11 +47,11 @@ export function instructionsText(files: readonly InstructionFile[]): string {
 /** What the answer keeps of the instructions: each file given (cut or whole) and each left out, with why. */
 export function notesOf(instructions: Instructions): InstructionNote[] {
   return [
-    ...instructions.files.map((f) => ({
-      path: f.path,
-      given: true,
-      note: f.cut ? "only its beginning was given (too long)" : "",
-    })),
+    ...instructions.files.map((f) =>
+      f.cut && !f.text
+        ? { path: f.path, given: false, note: "left out to fit the model's window" }
+        : { path: f.path, given: true, note: f.cut ? "only its beginning was given (too long)" : "" },
+    ),
     ...instructions.skipped.map((s) => ({ path: s.path, given: false, note: s.reason })),
   ];
 }

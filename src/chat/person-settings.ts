@@ -17,6 +17,8 @@ export const PERSON_ONLY = [
   "tandem.execute.port",
   "tandem.execute.models",
   "tandem.plugins.allowPrivateAddresses",
+  // A repository could otherwise send every tool VS Code offers (and their schemas) with each request.
+  "tandem.tools.alwaysOffered",
   "tandem.edits.mode",
   // A repository could otherwise turn checkpoints off, or shrink them until they keep nothing.
   "tandem.checkpoints.enabled",

@@ -209,6 +209,8 @@ export const contextRow = z.strictObject({
   used: count,
   window: count,
   total: z.optional(usageSchema),
+  /** Tokens of what every request carries (instructions and tool schemas), as last fitted. */
+  fixed: z.optional(count),
 });
 export type Context = z.infer<typeof contextRow>;
 

@@ -30,18 +30,32 @@ import {
 import type { FileRef } from "../protocol/files";
 import { historyBefore, type Work } from "./runner-history";
 import { instructionLimits, readInstructions, type Instructions } from "./instructions";
-import { inPlayOf, instructionsText, notesOf } from "./instructions-text";
+import { inPlayOf, notesOf } from "./instructions-text";
 import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./runner-items";
 import { Tally } from "./runner-usage";
 import { noticing } from "./window-notice";
 import type { Store } from "./store";
 import { chatTools, memoriesOf, planOf } from "./tools";
+import { fit, openedBy, type Words } from "./fit";
 import { readFileWith } from "./tools-read";
 import { t } from "../protocol/l10n";
 
 /** The instructions of an assistant that has none. */
 export const DEFAULT_INSTRUCTIONS =
   "You are Tandem, a helpful assistant in the person's code editor. Answer clearly and concisely, in Markdown.";
+
+/** The shortest instructions, for a model whose window is small. */
+export const SHORT_INSTRUCTIONS =
+  "You are Tandem, a coding assistant in the person's editor. Answer briefly, in Markdown.";
+
+/** The assistant's words and the date, as written and in their shortest form (the person's own words are never shortened). */
+export function wordsOf(assistant: Assistant, today: string): Words {
+  const own = assistant.instructions.trim();
+  return {
+    full: `${own || DEFAULT_INSTRUCTIONS}\n\nToday is ${today}.`,
+    short: `${own || SHORT_INSTRUCTIONS} Today is ${today}.`,
+  };
+}
 
 /** The assistant that answers when the conversation's is gone and none is set up. */
 export const FALLBACK_ASSISTANT: Assistant = {
@@ -235,19 +249,12 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     noticing(a, written);
     const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
+    // Asked here rather than before the first round (condense-turn asks only when unknown): the fixed part is fitted to it.
+    if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
     // The repository's files are text for the model; switched off for the conversation, none are read.
     if (conversation?.instructions !== false && host.roots) {
-      // Asked here rather than before the first round (condense-turn asks only when unknown).
-      if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
       project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window));
     }
-    a.instructions = instructionsOf(
-      assistant,
-      memories,
-      planOf(items)?.text ?? "",
-      new Date(now).toISOString().slice(0, 10),
-      instructionsText(project?.files ?? []),
-    );
     const allowed = runs.allowed(chat);
     const rules: Rules = {
       tools: assistant.tools,
@@ -275,7 +282,22 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
     const all = unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools));
-    a.tools = offered(all, rules);
+    // What every request carries, fitted to the model's window (see fit.ts).
+    const today = new Date(now).toISOString().slice(0, 10);
+    const fitted = fit({
+      instructions: wordsOf(assistant, today),
+      project: project?.files ?? [],
+      memories,
+      plan: planOf(items)?.text ?? "",
+      tools: offered(all, rules),
+      chosen: host.chosenTools?.() ?? "",
+      opened: openedBy(items.filter((i) => i.kind === "call")),
+      window: a.window,
+    });
+    if (project) project = { ...project, files: fitted.project };
+    a.instructions = fitted.instructions;
+    a.tools = fitted.tools;
+    tally.fixed(fitted.fixed, a.window);
     a.rounds = host.limits?.rounds ?? a.rounds;
     a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
     a.maxMs = host.limits?.maxMs ?? a.maxMs;

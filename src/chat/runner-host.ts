@@ -22,6 +22,12 @@ export interface RunnerHost {
   /** The tools the editor offers the assistant (workspace tools, its plugins' tools). */
   tools?(assistant: Assistant): Tool[] | Promise<Tool[]>;
   /**
+   * VS Code's and the plugins' tools the person chose to send with every request (names and
+   * `prefix*` by commas; the person's own setting, never the repository's). The others are offered
+   * in groups the model opens when it needs them.
+   */
+  chosenTools?(): string;
+  /**
    * Asks the person about the call item `call` (a notification that works with the panel closed):
    * yes, no, or "always" for what `question.always` offers (never offered where it cannot apply).
    * `question` is the engine's text: show all of it. `signal` aborts when the panel decided first

@@ -63,6 +63,17 @@ export class Tally {
     return wrapped;
   }
 
+  /** Keeps what the fixed part of the run's requests takes (instructions and tools), for the meter. */
+  fixed(tokens: number, window: number): void {
+    const before = this.store.get("contexts", this.chat);
+    if (this.store.writable)
+      this.store.put("contexts", {
+        ...(before ?? { id: this.chat, used: 0, window: 0 }),
+        fixed: Math.max(0, Math.round(tokens)),
+        window: Math.max(0, Math.round(window || before?.window || 0)),
+      });
+  }
+
   /** Sets the model's view to `used` tokens (after a `/compact`, before the next turn reports it). */
   viewed(used: number, window: number): void {
     const before = this.store.get("contexts", this.chat);
@@ -86,7 +97,13 @@ export class Tally {
     const window = Math.max(0, Math.round(turn.window || before?.window || 0));
     const used = summary ? (before?.used ?? 0) : tokens.input + tokens.output;
     if (this.store.writable)
-      this.store.put("contexts", { id: this.chat, used, window, total: added(before?.total, usage) });
+      this.store.put("contexts", {
+        ...before,
+        id: this.chat,
+        used,
+        window,
+        total: added(before?.total, usage),
+      });
   }
 }
 

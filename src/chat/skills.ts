@@ -8,8 +8,8 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "../agent/tool";
-import type { Tool } from "../agent/types";
 import type { Skill } from "./rows";
+import type { Grouped } from "./tool-groups";
 import { reason as thrown } from "../agent/perform";
 import { named, type Folder } from "./workspace/folders";
 
@@ -235,7 +235,7 @@ const LISTING_LIMIT = 8000;
  * files'), or undefined when there is none. Its description lists each skill's name and when to
  * use it; given a name, it answers that skill's instructions.
  */
-export function loadSkill(skills: Skill[]): Tool | undefined {
+export function loadSkill(skills: Skill[]): Grouped | undefined {
   const known = new Map<string, Skill>();
   for (const skill of skills) {
     const name = skill.name.trim();
@@ -264,7 +264,11 @@ export function loadSkill(skills: Skill[]): Tool | undefined {
     "kinds, call this first with the skill's name and follow what it answers.\n\nSkills:\n" +
     lines.join("\n");
   const input = z.object({ name: z.string().describe("The skill's name, as the list gives it.") });
-  return tool(
+  // On a small window the list gives the skills' names only (see tool-groups.ts).
+  const short = {
+    description: `Reads a skill's instructions when the task is one of them: ${all.map((s) => s.name.trim()).join(", ")}.`,
+  };
+  const made = tool(
     LOAD_SKILL,
     description,
     input,
@@ -278,4 +282,5 @@ export function loadSkill(skills: Skill[]): Tool | undefined {
     },
     { readOnly: true },
   );
+  return { ...made, short };
 }

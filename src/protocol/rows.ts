@@ -144,6 +144,8 @@ export interface Context {
   window: number;
   /** What the conversation's answers took and cost in all. */
   total?: Usage;
+  /** Tokens of what every request carries (instructions and tool schemas), as last fitted. */
+  fixed?: number;
 }
 
 /** A model a person can choose, listed under `group` (where it runs). */

@@ -14,6 +14,7 @@ import type { Models } from "./models";
 import { settings } from "./settings";
 import type { Status } from "./status";
 import { core } from "./core";
+import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/tool-groups";
 
 /** The conversations of this workspace: their store and the runner that answers them. */
 export interface Opened {
@@ -58,11 +59,15 @@ export function personKept(context: vscode.ExtensionContext): PersonKept {
   };
 }
 
-/** The tools VS Code knows (other extensions', VS Code's MCP servers) as core tools, asked about like ours. */
+/**
+ * The tools VS Code knows (its own, other extensions', VS Code's MCP servers) as core tools, asked
+ * about like ours; in their group, sent only when the person chose them or the model opens it.
+ */
 function editorTools(): Tool[] {
   return vscode.lm.tools
     .filter((t) => /^[a-zA-Z0-9_-]{1,64}$/.test(t.name))
     .map((t) => ({
+      group: VSCODE_GROUP,
       name: t.name,
       description: t.description,
       parameters: (t.inputSchema as Record<string, unknown> | undefined) ?? {
@@ -157,7 +162,11 @@ export async function openConversations(
   });
   const host: RunnerHost = {
     model: (id) => parts.models.resolve(id),
-    tools: async (assistant) => [...(await agentTools(parts.editor)), ...(await plugins.tools(assistant))],
+    tools: async (assistant) => [
+      ...(await agentTools(parts.editor)),
+      ...(await plugins.tools(assistant)).map((t) => inGroup(t, PLUGINS_GROUP)),
+    ],
+    chosenTools: () => settings().chosenTools,
     // The engine judged the call (settings, protected paths, hosts); the person answers its question.
     approve: async (_call: Item, signal: AbortSignal, question: Question) => {
       const settled = new Promise<void>((resolve) =>

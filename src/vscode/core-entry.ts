@@ -16,6 +16,7 @@ export { serveConversations } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugin-set";
 export { readSkills, readFolderSkills } from "../chat/skills";
 export { instructionsText, requestInstructions } from "../chat/instructions-text";
+export { fit } from "../chat/fit";
 export { readAssistantFiles } from "../chat/assistant-files";
 export { PersonAssistants } from "../chat/person-assistants";
 export { secretKey } from "../chat/rows";

@@ -43,6 +43,10 @@ const INSTRUCTIONS = [
   "Tools that change files or run commands ask the person first; if a call is declined, do not repeat it.",
 ].join("\n");
 
+/** The instructions in their shortest form, for a model whose window is small. */
+const SHORT_INSTRUCTIONS =
+  "You are Tandem, a coding agent in VS Code. Read the workspace with the tools before answering about it. Answer in Markdown.";
+
 /**
  * The history of VS Code's Chat view as core messages (only this participant's turns are given);
  * what came before a `/compact` is given as the summary it made.
@@ -271,7 +275,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       root: parts.root(),
       folders: parts.folders ? core().nameFolders(parts.folders()) : undefined,
     };
-    const a = agent(model, INSTRUCTIONS, offered(tools, rules));
+    const a = agent(model, INSTRUCTIONS);
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
@@ -321,9 +325,21 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
       window,
     );
-    a.instructions = [INSTRUCTIONS, core().instructionsText(project.files)].filter(Boolean).join("\n\n");
+    // What every request carries, fitted to the model's window as the panel's (see chat/fit.ts).
+    const fitted = core().fit({
+      instructions: { full: INSTRUCTIONS, short: SHORT_INSTRUCTIONS },
+      project: project.files,
+      memories: [],
+      plan: "",
+      tools: offered(tools, rules),
+      chosen: limits.chosenTools,
+      opened: [],
+      window,
+    });
+    a.instructions = fitted.instructions;
+    a.tools = fitted.tools;
     const shown = new Set(used.map((uri) => uri.toString()));
-    for (const file of project.files) {
+    for (const file of fitted.project) {
       const uri = file.file ? vscode.Uri.file(file.file) : undefined;
       if (uri && !shown.has(uri.toString())) stream.reference(uri);
       if (uri) shown.add(uri.toString());

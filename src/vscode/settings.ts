@@ -48,6 +48,8 @@ export function settings() {
     maxTokens: limit("limits.maxTokens", true) ?? 0,
     maxMs: (limit("limits.maxSeconds", true) ?? 0) * 1000,
     allowPrivate: own<boolean>("plugins.allowPrivateAddresses") ?? false,
+    // VS Code's and the plugins' tools sent with every request: the person's choice, never a repository's.
+    chosenTools: names(own<unknown>("tools.alwaysOffered")).join(","),
     attachmentBytes: (limit("attachments.maxKB") ?? 25_600) * 1024,
     localServers: own<boolean>("localServers") ?? true,
     execute: {

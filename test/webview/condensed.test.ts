@@ -70,6 +70,24 @@ describe("the transcript: condensing, tokens and cost", () => {
     assert.match(title, /This conversation: 40k in · 2k out · \$0\.15\./);
   });
 
+  it("shows what the fixed part of every request takes, before the first answer too", async () => {
+    await panel.send({
+      type: "rows",
+      table: "contexts",
+      put: [{ id: "c1", used: 0, window: 2_048, fixed: 680 }],
+      delete: [],
+    });
+    const meter = panel.page.getByRole("meter", { name: "Context used" });
+    assert.equal(await meter.getAttribute("aria-valuenow"), "680");
+    const title = (await meter.getAttribute("title")) ?? "";
+    assert.match(
+      title,
+      /Instructions and tool descriptions take 680 tokens of every request \(33% of the window\)\./,
+    );
+    const width = await meter.locator(".fixed").evaluate((node) => (node as HTMLElement).style.width);
+    assert.equal(width, "33%");
+  });
+
   it("condenses on demand from a button beside the meter, as /compact", async () => {
     await panel.send({ type: "running", chat: "c1", running: false });
     await panel.page.getByRole("button", { name: "Condense the conversation for the model" }).click();

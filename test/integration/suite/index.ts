@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
     await import("./l10n.test");
     await import("./participant.test");
     await import("./panel.test");
+    await import("./budget.test");
     await import("./check.test");
     await import("./settings.test");
     await import("./exports.test");

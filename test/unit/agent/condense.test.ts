@@ -9,6 +9,7 @@ import {
   shape,
   stub,
   summaryInput,
+  roomOf,
   tooLarge,
   withSummary,
   type Measure,
@@ -152,10 +153,33 @@ describe("condense: estimates, stubs and what to cut", () => {
     );
   });
 
-  it("says what to do when the newest turn cannot fit, and reads the window an overflow names", () => {
+  it("says what takes the room when a request cannot fit, with figures and what to do, and reads the window an overflow names", () => {
+    const tools = Array.from({ length: 40 }, (_, i) => ({
+      type: "function" as const,
+      function: { name: `tool_${i}`, description: "d".repeat(1000), parameters: {} },
+    }));
+    const messages: Message[] = [
+      { role: "user", text: "earlier question" },
+      { role: "assistant", text: "earlier answer" },
+      { role: "user", text: `read this\n\n<file name="a.txt">\n${"x".repeat(4000)}\n</file>` },
+    ];
+    const room = roomOf("Be brief.", tools, messages);
+    assert.deepEqual(room, {
+      instructions: 7,
+      tools: room.tools,
+      count: 40,
+      attachments: 1008,
+      message: 7,
+      earlier: 16,
+    });
+    assert.ok(room.tools > 10_000, `${room.tools}`);
     assert.equal(
-      tooLarge(8192),
-      "The last message and its tool outputs are larger than the model's 8k window: attach less, or choose a model with a larger window.",
+      tooLarge(8192, room),
+      `This request does not fit the model's 8192-token window: the instructions take 7 tokens, 40 tools ${room.tools}, attachments 1008, the message and its tool outputs 7, earlier turns 16. Give the assistant fewer tools (its tools list, the setting tandem.tools.alwaysOffered), or choose a model with a larger window.`,
+    );
+    assert.match(
+      tooLarge(8192, { ...room, tools: 0, count: 0 }),
+      /attachments 1008.*\. Attach less, or choose a model with a larger window\.$/,
     );
     assert.equal(windowIn("This model's maximum context length is 8192 tokens. However, you…"), 8192);
     assert.equal(windowIn("the request exceeds the available context size"), 0);
@@ -249,8 +273,14 @@ describe("condense: in the run loop", () => {
     const a = agent(model);
     a.window = 1024;
     const pieces: Piece[] = [];
-    await assert.rejects(run(a, KB(8), { each: (p) => pieces.push(p) }), /larger than the model's 1k window/);
-    assert.deepEqual(pieces.at(-1), { kind: "error", text: tooLarge(1024) });
+    await assert.rejects(
+      run(a, KB(8), { each: (p) => pieces.push(p) }),
+      /does not fit the model's 1024-token window/,
+    );
+    assert.deepEqual(pieces.at(-1), {
+      kind: "error",
+      text: "This request does not fit the model's 1024-token window: the instructions take 4 tokens, 0 tools 0, attachments 0, the message and its tool outputs 2052, earlier turns 0. Send a shorter message or start a new conversation, or choose a model with a larger window.",
+    });
     assert.equal(model.requests.length, 0, "nothing was sent that the server would refuse");
   });
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { fixedTokens } from "../../../src/agent/condense";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import type { Turn } from "../../../src/agent/types";
@@ -51,6 +52,8 @@ describe("chat runner: answering", () => {
       used: 150,
       window: 8192,
       total: { input: 120, output: 30, cached: 0 },
+      // What every request carried (instructions and tools), for the meter.
+      fixed: fixedTokens(model.requests[0].instructions, model.requests[0].tools),
     });
     assert.deepEqual(answer[1].usage, {
       input: 120,
