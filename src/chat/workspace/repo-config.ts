@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { t } from "../../protocol/l10n";
 import { programName } from "./command-programs";
 import { within } from "./paths";
+import { shownIn } from "./unreviewed";
 import { visible } from "./visible";
 
 /** Where a command runs: its folder (absolute) and the workspace folders (absolute). */
@@ -192,7 +193,7 @@ async function gitReason(where: Where): Promise<string | undefined> {
       if (setting)
         return t(
           "The repository's git settings ({0}) set {1}, which makes git run a program: your rule does not cover this command.",
-          visible(file),
+          visible(shownIn(where.roots, file)),
           visible(setting),
         );
     }
@@ -236,7 +237,7 @@ async function packageReason(program: string, where: Where): Promise<string | un
       if (setting)
         return t(
           "The repository's {0} sets {1}, which changes what {2} runs: your rule does not cover this command.",
-          visible(file),
+          visible(shownIn(where.roots, file)),
           visible(setting),
           program,
         );

@@ -42,13 +42,13 @@ const BARE = { HEAD: "ref: refs/heads/main\n", "objects/": "", "refs/": "" };
 
 describe("command rules: the repository's configuration voids a rule, saying why", () => {
   it("asks for npm test while the workspace's .npmrc sets script-shell, naming the file and the setting", async () => {
-    const { root, said } = await judged(
+    const { said } = await judged(
       { ".npmrc": "registry=https://r.example\nscript-shell = ./x.sh\n" },
       "npm test",
     );
     assert.deepEqual(said, {
       verdict: "ask",
-      why: `The repository's ${join(root, ".npmrc")} sets script-shell, which changes what npm runs: your rule does not cover this command.`,
+      why: `The repository's .npmrc sets script-shell, which changes what npm runs: your rule does not cover this command.`,
     });
   });
 
@@ -117,7 +117,7 @@ describe("command rules: the repository's configuration voids a rule, saying why
       assert.equal(said.verdict, "ask", name);
       assert.match(
         said.verdict === "ask" ? said.why : "",
-        /git settings \(.+config\) set core\.fsmonitor, which makes git run a program/,
+        /git settings \((.+\/)?config\) set core\.fsmonitor, which makes git run a program/,
         name,
       );
     }
