@@ -4,21 +4,26 @@
  *
  * A rule is a command name and its words, written as you would type them: `npm test`,
  * `npm run lint`, `git status`. A last word `*` stands for any further plain arguments
- * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`), never a word that makes the command
- * run another program (`--upload-pack=`, `-c`, `--script-shell=`: see command-options.ts). An
- * allow rule without `*` allows exactly its words: `npm test` allows neither `npm test --watch`
- * nor `npm testx`.
+ * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`) of a program whose options Tandem
+ * knows (command-programs.ts), never a word that makes the command run another program, in any
+ * form the program reads it (`--upload-pack=`, `--upl=`, `git clone -u`, `-c`, `--script-sh=`:
+ * see command-options.ts); of any other program a `*` covers nothing more. An allow rule without
+ * `*` allows exactly its words: `npm test` allows neither `npm test --watch` nor `npm testx`.
  *
  * A line is allowed only when it is plain and every part of it (`a && b | c`) is allowed by a
  * rule. Plain means: printable ASCII only; no `$`, backticks, braces, `!`, `%`, `^`, comments,
  * line breaks or continuations; parts joined only by `&&`, `||`, `|` or `;`; no redirection,
  * subshell, background `&`, process substitution or here-doc; no glob or `~`; no variable
  * assignment in front; and no command that runs another one (`sh -c`, `eval`, `xargs`, `env`,
- * `sudo`…), which no allow rule can name. Anything else is asked.
+ * `sudo`…), which no allow rule can name. On Windows, where cmd.exe reads the line, also no `'`,
+ * `;` or `""`. Anything else is asked. Run in a folder (`judgeCommandIn`), the repository's own
+ * configuration that changes what the line runs voids the rules (repo-config.ts).
  *
  * A deny rule wins over any allow and is looked for everywhere a command may hide — in every part,
  * behind wrappers (`sudo rm`), inside quoted strings (`sh -c 'rm …'`), by file name
- * (`/bin/rm`) — and matches its words as a prefix: `git push` denies `git push --force`.
+ * (`/bin/rm`), after the program's global options (`git -P push`), under its aliases (`npm pub`)
+ * — and matches its words as a prefix, its options in any form and order: `git push` denies
+ * `git push --force`, `git reset --hard` denies `git reset -q --har` (see command-deny.ts).
  */
 
 import { parse, type ParseEntry } from "shell-quote";
@@ -360,7 +365,7 @@ export async function judgeCommandIn(
   if (judged.verdict === "denied") return judged;
   const plain = plainParts(line, platform);
   if ("why" in plain) return judged;
-  const voided = await configVoids(plain.parts, where);
+  const voided = await configVoids(plain.parts, where, platform);
   if (!voided) return judged;
   // "Always allow" would keep a rule the repository's configuration voids again: none is offered.
   if (judged.verdict === "allowed") return { verdict: "ask", why: voided };

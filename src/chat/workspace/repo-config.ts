@@ -246,14 +246,43 @@ async function packageReason(program: string, where: Where): Promise<string | un
   return undefined;
 }
 
+/** What cmd.exe runs for a bare command name, tried in the command's folder before the PATH. */
+const WINDOWS_RUNS = [".com", ".exe", ".bat", ".cmd"];
+
+/** The file in `cwd` that cmd.exe runs instead of the program the part names, as a reason, if any. */
+async function windowsReason(
+  parts: readonly (readonly string[])[],
+  where: Where,
+): Promise<string | undefined> {
+  for (const part of parts) {
+    const word = part[0] ?? "";
+    if (/[\\/:]/.test(word)) continue;
+    // A name with an extension (`git.exe`) is tried as it is too.
+    for (const ext of word.includes(".") ? ["", ...WINDOWS_RUNS] : WINDOWS_RUNS) {
+      const file = join(where.cwd, word + ext);
+      if (await isFile(file))
+        return t(
+          "On Windows, {0} in the command's folder runs instead of the program: your rule does not cover this command.",
+          visible(shownIn(where.roots, file)),
+        );
+    }
+  }
+  return undefined;
+}
+
 /**
- * Why the repository's configuration voids a rule for the command parts `parts` run in `where`
- * (the first reason found), or undefined when nothing in it changes what they run.
+ * Why the repository's configuration voids a rule for the command parts `parts` run in `where` on
+ * `platform` (the first reason found), or undefined when nothing in it changes what they run.
  */
 export async function configVoids(
   parts: readonly (readonly string[])[],
   where: Where,
+  platform: string = process.platform,
 ): Promise<string | undefined> {
+  if (platform === "win32") {
+    const why = await windowsReason(parts, where);
+    if (why) return why;
+  }
   const programs = new Set(parts.map((part) => programName(part[0] ?? "")));
   if (programs.has("git")) {
     const why = await gitReason(where);

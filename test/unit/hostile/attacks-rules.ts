@@ -65,6 +65,7 @@ function configured(
   line: string,
   rules: CommandRules,
   cwd = ".",
+  platform = "linux",
 ): Attack {
   return {
     name,
@@ -80,7 +81,9 @@ function configured(
           }
         }
         mkdirSync(join(root, cwd), { recursive: true });
-        return outcomeOfJudgement(await judgeCommandIn(line, rules, { cwd: join(root, cwd), roots: [root] }));
+        return outcomeOfJudgement(
+          await judgeCommandIn(line, rules, { cwd: join(root, cwd), roots: [root] }, platform),
+        );
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
@@ -246,6 +249,14 @@ export const attacks: Attack[] = [
     { ".git/config": "[alias]\n\tst = !./payload.sh\n", ".git/HEAD": "ref: refs/heads/main\n" },
     "git st",
     allow("git *"),
+  ),
+  configured(
+    'on Windows, with "git status" allowed, a git.bat in the folder (cmd.exe runs it before the PATH\'s git)',
+    { "git.bat": "calc.exe\r\n" },
+    "git status",
+    allow("git status"),
+    ".",
+    "win32",
   ),
   // The agent's unreviewed change to a source file the allowed command runs.
   changedThenRun("npm test", "src/lib.js", PAYLOAD),

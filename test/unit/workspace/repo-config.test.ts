@@ -25,13 +25,19 @@ const RULES: CommandRules = {
 };
 
 /** The judgement of `line` run in `cwd` of a repository holding `files`. */
-async function judged(files: Record<string, string>, line: string, cwd = ".", rules = RULES) {
+async function judged(
+  files: Record<string, string>,
+  line: string,
+  cwd = ".",
+  rules = RULES,
+  platform = "linux",
+) {
   const { root, remove } = repository(files);
   try {
     mkdirSync(join(root, cwd), { recursive: true });
     return {
       root,
-      said: await judgeCommandIn(line, rules, { cwd: join(root, cwd), roots: [root] }, "linux"),
+      said: await judgeCommandIn(line, rules, { cwd: join(root, cwd), roots: [root] }, platform),
     };
   } finally {
     remove();
@@ -174,5 +180,21 @@ describe("command rules: the repository's configuration voids a rule, saying why
     // A setting of git's does not void a rule for npm, nor npm's for git.
     assert.equal((await judged(risky, "npm test")).said.verdict, "allowed");
     assert.equal((await judged({ ".npmrc": "script-shell=x\n" }, "git status")).said.verdict, "allowed");
+  });
+
+  it("on Windows, voids a rule when the command's folder holds a file cmd.exe runs instead (git.bat)", async () => {
+    const { said } = await judged({ "git.bat": "calc.exe\r\n" }, "git status", ".", RULES, "win32");
+    assert.deepEqual(said, {
+      verdict: "ask",
+      why: "On Windows, git.bat in the command's folder runs instead of the program: your rule does not cover this command.",
+    });
+    assert.equal(
+      (await judged({ "git.bat": "x" }, "git status", ".", RULES, "linux")).said.verdict,
+      "allowed",
+    );
+    assert.equal(
+      (await judged({ "src/git.bat": "x" }, "git status", ".", RULES, "win32")).said.verdict,
+      "allowed",
+    );
   });
 });
