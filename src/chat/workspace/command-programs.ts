@@ -216,8 +216,8 @@ const NODE: Program = {
 const PYTHON: Program = { long: [], short: "cm" };
 const PYTEST: Program = { prefixes: true, long: ["--rootdir", "--confcutdir", "--pyargs"], short: "pc" };
 
-/** Programs that read and print, with no option that runs or writes (GNU coreutils and the like). */
-const READS: Program = { long: [] };
+/** Programs with no option that runs a program or reaches elsewhere (GNU coreutils and the like). */
+const PLAIN: Program = { long: [] };
 
 const FIND: Program = {
   long: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
@@ -330,7 +330,9 @@ export const PROGRAMS: Readonly<Record<string, Program>> = {
       "which",
       "jq",
       "tsc",
-    ].map((name) => [name, READS]),
+      "touch",
+      "mkdir",
+    ].map((name) => [name, PLAIN]),
   ),
 };
 

@@ -32,7 +32,6 @@ import { denies } from "./command-deny";
 import { knows, runsOther, unknownProgram } from "./command-options";
 import { programName } from "./command-programs";
 import { oneLine } from "./describe";
-import { configVoids, type Where } from "./repo-config";
 import { visible } from "./visible";
 
 /** The rules the person keeps: command lines allowed without asking, and refused. */
@@ -348,26 +347,4 @@ function quoted(word: string): string | undefined {
   if (/^[A-Za-z0-9_\-./:=,+@]+$/.test(word)) return word;
   if (!word.includes("'")) return `'${word}'`;
   return word.includes('"') ? undefined : `"${word}"`;
-}
-
-/**
- * Judges `line` as `judgeCommand` does, run in `where`: the repository's configuration that
- * changes what the line's programs run (a `.npmrc`'s `script-shell`, git's `core.fsmonitor` in any
- * git layout) voids the rules that allowed it, and the question says why (see repo-config.ts).
- */
-export async function judgeCommandIn(
-  line: string,
-  rules: CommandRules,
-  where: Where,
-  platform: string = process.platform,
-): Promise<CommandJudgement> {
-  const judged = judgeCommand(line, rules, platform);
-  if (judged.verdict === "denied") return judged;
-  const plain = plainParts(line, platform);
-  if ("why" in plain) return judged;
-  const voided = await configVoids(plain.parts, where, platform);
-  if (!voided) return judged;
-  // "Always allow" would keep a rule the repository's configuration voids again: none is offered.
-  if (judged.verdict === "allowed") return { verdict: "ask", why: voided };
-  return { ...judged, why: `${judged.why} ${voided}`, offer: undefined };
 }

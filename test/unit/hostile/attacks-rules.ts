@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
   judgeCommand,
-  judgeCommandIn,
   type CommandRuleBook,
   type CommandJudgement,
   type CommandRules,
 } from "../../../src/chat/workspace/command-rules";
+import { judgeCommandInFolders } from "../../../src/chat/workspace/command-where";
 import type { Attack, Outcome } from "./attack";
 import { obey, outcomeOf, type Obeyed } from "./obey";
 
@@ -82,7 +82,7 @@ function configured(
         }
         mkdirSync(join(root, cwd), { recursive: true });
         return outcomeOfJudgement(
-          await judgeCommandIn(line, rules, { cwd: join(root, cwd), roots: [root] }, platform),
+          await judgeCommandInFolders(line, rules, [{ name: "", root }], cwd, platform),
         );
       } finally {
         rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { judgeCommandIn, type CommandRules } from "../../../src/chat/workspace/command-rules";
+import type { CommandRules } from "../../../src/chat/workspace/command-rules";
+import { judgeCommandIn, judgeCommandInFolders } from "../../../src/chat/workspace/command-where";
 import { riskyGitSetting, riskyNpmrcSetting } from "../../../src/chat/workspace/repo-config";
 
 /** A folder holding `files` (a path ending in `/` is a folder); removed by the returned function. */
@@ -196,5 +197,29 @@ describe("command rules: the repository's configuration voids a rule, saying why
       (await judged({ "src/git.bat": "x" }, "git status", ".", RULES, "win32")).said.verdict,
       "allowed",
     );
+  });
+
+  it("judges a command in the folder its cwd names, in a workspace of several folders", async () => {
+    const a = repository({});
+    const b = repository({ "pkg/.npmrc": "script-shell=./x\n" });
+    try {
+      const folders = [
+        { name: "a", root: a.root },
+        { name: "b", root: b.root },
+      ];
+      const rules = { allow: ["npm test"], deny: [] };
+      assert.equal(
+        (await judgeCommandInFolders("npm test", rules, folders, "a", "linux")).verdict,
+        "allowed",
+      );
+      assert.equal(
+        (await judgeCommandInFolders("npm test", rules, folders, "b/pkg", "linux")).verdict,
+        "ask",
+      );
+      assert.equal((await judgeCommandInFolders("npm test", rules, [], ".", "linux")).verdict, "allowed");
+    } finally {
+      a.remove();
+      b.remove();
+    }
   });
 });
