@@ -266,6 +266,9 @@ const ZIP: Program = { prefixes: true, long: ["--unzip-command", "--temp-path"],
 
 const RG: Program = { prefixes: true, long: ["--pre", "--search-zip"], short: "z" };
 
+/** jq reads files named by these into its output (`--rawfile k /etc/passwd`). */
+const JQ: Program = { prefixes: false, long: ["--rawfile", "--slurpfile", "--from-file"], short: "fL" };
+
 const GREP: Program = { prefixes: true, long: [] };
 
 const RM: Program = { long: [], pairs: { r: "--recursive", R: "--recursive", f: "--force" } };
@@ -298,6 +301,7 @@ export const PROGRAMS: Readonly<Record<string, Program>> = {
   egrep: GREP,
   fgrep: GREP,
   rm: RM,
+  jq: JQ,
   ...Object.fromEntries(
     [
       "ls",
@@ -328,7 +332,6 @@ export const PROGRAMS: Readonly<Record<string, Program>> = {
       "comm",
       "diff",
       "which",
-      "jq",
       "tsc",
       "touch",
       "mkdir",

@@ -15,8 +15,8 @@
  * line breaks or continuations; parts joined only by `&&`, `||`, `|` or `;`; no redirection,
  * subshell, background `&`, process substitution or here-doc; no glob or `~`; no variable
  * assignment in front; and no command that runs another one (`sh -c`, `eval`, `xargs`, `env`,
- * `sudo`…), which no allow rule can name. On Windows, where cmd.exe reads the line, also no `'`,
- * `;` or `""`. Anything else is asked. Run in a folder (`judgeCommandIn`), the repository's own
+ * `sudo`…), which no allow rule can name. On Windows, where cmd.exe or PowerShell reads the
+ * line, also no `'`, `;`, `,` or `""`. Anything else is asked. Run in a folder (`judgeCommandIn`), the repository's own
  * configuration that changes what the line runs voids the rules (repo-config.ts).
  *
  * A deny rule wins over any allow and is looked for everywhere a command may hide — in every part,
@@ -153,11 +153,16 @@ function entries(line: string): (ParseEntry | Variable)[] | undefined {
 /**
  * The parts of a plain line, or why the line is not plain. On Windows (`platform` "win32") the line
  * runs in cmd.exe, for which `'` is no quote (`git diff 'x & calc.exe & '` is three commands there)
- * and `;` joins nothing: a line holding them, or `""`, is not plain.
+ * and `;` joins nothing, or in PowerShell, which splits `a,--opt` into two words: a line holding
+ * them, or `""`, is not plain.
  */
 export function plainParts(line: string, platform: string = process.platform): Parsed {
-  if (platform === "win32" && /'|;|""/.test(line))
-    return { why: t('On Windows, cmd.exe reads \', ; and "" differently from the rules.') };
+  if (platform === "win32" && /'|;|,|""/.test(line))
+    return {
+      why: t(
+        `On Windows, cmd.exe and PowerShell read a line holding ', ;, a comma or "" differently from the rules.`,
+      ),
+    };
   if (!PRINTABLE.test(line))
     return { why: t("It holds line breaks, tabs or characters beyond plain ASCII.") };
   if (SPECIAL.test(line))

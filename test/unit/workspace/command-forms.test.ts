@@ -255,12 +255,18 @@ describe("command rules: options that read outside the workspace are asked", () 
 describe("command rules: on Windows a line is read as cmd.exe reads it", () => {
   const rules = allow("git diff *", "git status", "ls");
   it("asks for a ' that cmd.exe does not take for a quote, and for ; that joins nothing there", () => {
-    for (const line of ["git diff 'x & calc.exe & '", "git diff 'a b'", "git status; ls", 'git diff ""']) {
+    for (const line of [
+      "git diff 'x & calc.exe & '",
+      "git diff 'a b'",
+      "git status; ls",
+      'git diff ""',
+      "git diff x,--output=y",
+    ]) {
       const said = judgeCommand(line, rules, "win32");
       assert.equal(said.verdict, "ask", line);
       assert.match(
         said.verdict === "ask" ? said.why : "",
-        /On Windows, cmd\.exe reads ', ; and "" differently/,
+        /On Windows, cmd\.exe and PowerShell read a line holding ', ;, a comma or "" differently/,
       );
     }
     // The same lines are plain for a POSIX shell.
