@@ -4,26 +4,33 @@
  *
  * A rule is a command name and its words, written as you would type them: `npm test`,
  * `npm run lint`, `git status`. A last word `*` stands for any further plain arguments
- * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`), never a word that makes the command
- * run another program (`--upload-pack=`, `-c`, `--script-shell=`: see command-options.ts). An
- * allow rule without `*` allows exactly its words: `npm test` allows neither `npm test --watch`
- * nor `npm testx`.
+ * (`git diff *` allows `git diff`, `git diff --stat src/a.ts`) of a program whose options Tandem
+ * knows (command-programs.ts), never a word that makes the command run another program, in any
+ * form the program reads it (`--upload-pack=`, `--upl=`, `git clone -u`, `-c`, `--script-sh=`:
+ * see command-options.ts); of any other program a `*` covers nothing more. An allow rule without
+ * `*` allows exactly its words: `npm test` allows neither `npm test --watch` nor `npm testx`.
  *
  * A line is allowed only when it is plain and every part of it (`a && b | c`) is allowed by a
  * rule. Plain means: printable ASCII only; no `$`, backticks, braces, `!`, `%`, `^`, comments,
  * line breaks or continuations; parts joined only by `&&`, `||`, `|` or `;`; no redirection,
  * subshell, background `&`, process substitution or here-doc; no glob or `~`; no variable
  * assignment in front; and no command that runs another one (`sh -c`, `eval`, `xargs`, `env`,
- * `sudo`…), which no allow rule can name. Anything else is asked.
+ * `sudo`…), which no allow rule can name. On Windows, where cmd.exe or PowerShell reads the
+ * line, also no `'`, `;`, `,` or `""`. Anything else is asked. Run in a folder (`judgeCommandIn`), the repository's own
+ * configuration that changes what the line runs voids the rules (repo-config.ts).
  *
  * A deny rule wins over any allow and is looked for everywhere a command may hide — in every part,
  * behind wrappers (`sudo rm`), inside quoted strings (`sh -c 'rm …'`), by file name
- * (`/bin/rm`) — and matches its words as a prefix: `git push` denies `git push --force`.
+ * (`/bin/rm`), after the program's global options (`git -P push`), under its aliases (`npm pub`)
+ * — and matches its words as a prefix, its options in any form and order: `git push` denies
+ * `git push --force`, `git reset --hard` denies `git reset -q --har` (see command-deny.ts).
  */
 
 import { parse, type ParseEntry } from "shell-quote";
 import { t } from "../../protocol/l10n";
-import { runsOther } from "./command-options";
+import { denies } from "./command-deny";
+import { knows, runsOther, unknownProgram } from "./command-options";
+import { programName } from "./command-programs";
 import { oneLine } from "./describe";
 import { visible } from "./visible";
 
@@ -143,8 +150,19 @@ function entries(line: string): (ParseEntry | Variable)[] | undefined {
   }
 }
 
-/** The parts of a plain line, or why the line is not plain. */
-export function plainParts(line: string): Parsed {
+/**
+ * The parts of a plain line, or why the line is not plain. On Windows (`platform` "win32") the line
+ * runs in cmd.exe, for which `'` is no quote (`git diff 'x & calc.exe & '` is three commands there)
+ * and `;` joins nothing, or in PowerShell, which splits `a,--opt` into two words: a line holding
+ * them, or `""`, is not plain.
+ */
+export function plainParts(line: string, platform: string = process.platform): Parsed {
+  if (platform === "win32" && /'|;|,|""/.test(line))
+    return {
+      why: t(
+        `On Windows, cmd.exe and PowerShell read a line holding ', ;, a comma or "" differently from the rules.`,
+      ),
+    };
   if (!PRINTABLE.test(line))
     return { why: t("It holds line breaks, tabs or characters beyond plain ASCII.") };
   if (SPECIAL.test(line))
@@ -172,7 +190,7 @@ export function plainParts(line: string): Parsed {
   if (!quotesClosed(line)) return { why: t("A quote is not closed.") };
   for (const part of parts) {
     if (ASSIGNMENT.test(part[0])) return { why: t("It sets a variable in front of the command.") };
-    if (WRAPPERS.has(base(part[0]))) return { why: t("{0} runs another command.", part[0]) };
+    if (wrapper(part[0])) return { why: t("{0} runs another command.", part[0]) };
   }
   return { parts };
 }
@@ -188,9 +206,10 @@ function quotesClosed(line: string): boolean {
   return open === undefined;
 }
 
-/** The file name of a command word (`/bin/rm` is `rm`, `C:\\x\\git.exe` is `git.exe`). */
-function base(word: string): string {
-  return word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1).toLowerCase();
+/** True when the command word `word` names a program that runs another command (`/usr/bin/env`, `cmd.exe`). */
+function wrapper(word: string): boolean {
+  const name = word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1).toLowerCase();
+  return WRAPPERS.has(name) || WRAPPERS.has(programName(word));
 }
 
 /** A rule's words (a last "*" kept as the word "*"), or why it cannot be a rule. */
@@ -205,25 +224,15 @@ export function ruleWords(rule: string): { words: string[] } | { why: string } {
 
 /**
  * True when the allow rule's `words` cover the part `part` exactly (a last `*` covers any further
- * plain words, none that makes the command run another program).
+ * plain words of a program Tandem knows, none that makes the command run another program).
  */
 function covers(words: readonly string[], part: readonly string[]): boolean {
   const any = words.at(-1) === "*";
   const fixed = any ? words.slice(0, -1) : words;
   if (any ? part.length < fixed.length : part.length !== fixed.length) return false;
   if (!fixed.every((w, i) => w === part[i])) return false;
-  return !any || runsOther(base(part[0]), part, fixed.length) === undefined;
-}
-
-/** True when the deny rule's `words` start at some word of `part` (by file name for the command). */
-function denies(words: readonly string[], part: readonly string[]): boolean {
-  const fixed = words.at(-1) === "*" ? words.slice(0, -1) : words;
-  if (fixed.length === 0) return false;
-  for (let i = 0; i + fixed.length <= part.length; i++) {
-    if (base(part[i]) !== base(fixed[0])) continue;
-    if (fixed.slice(1).every((w, j) => w === part[i + 1 + j])) return true;
-  }
-  return false;
+  if (!any || part.length === fixed.length) return true;
+  return knows(part[0]) && runsOther(part[0], part, fixed.length) === undefined;
 }
 
 /**
@@ -278,13 +287,20 @@ function allowWords(allow: readonly string[]): { rule: string; words: string[] }
   const out: { rule: string; words: string[] }[] = [];
   for (const rule of allow) {
     const read = ruleWords(rule);
-    if ("words" in read && !WRAPPERS.has(base(read.words[0]))) out.push({ rule, words: read.words });
+    if ("words" in read && !wrapper(read.words[0])) out.push({ rule, words: read.words });
   }
   return out;
 }
 
-/** Judges `line` under `rules`: denied by a deny rule, allowed when plain and every part allowed, else asked. */
-export function judgeCommand(line: string, rules: CommandRules): CommandJudgement {
+/**
+ * Judges `line` under `rules`: denied by a deny rule, allowed when plain and every part allowed,
+ * else asked. `platform` is where it runs (its shell reads the line: see `plainParts`).
+ */
+export function judgeCommand(
+  line: string,
+  rules: CommandRules,
+  platform: string = process.platform,
+): CommandJudgement {
   const denied = refusal(line, rules.deny);
   if (denied !== undefined) {
     // The part is named so the model (and the person) can tell what to change.
@@ -295,7 +311,7 @@ export function judgeCommand(line: string, rules: CommandRules): CommandJudgemen
       why: t('Your rule "{0}" refuses this command (its part `{1}`).', denied.rule, part),
     };
   }
-  const plain = plainParts(line);
+  const plain = plainParts(line, platform);
   if ("why" in plain) return { verdict: "ask", why: t("No rule can allow it. {0}", plain.why) };
   const allow = allowWords(rules.allow);
   const used: string[] = [];
@@ -308,7 +324,7 @@ export function judgeCommand(line: string, rules: CommandRules): CommandJudgemen
   if (missing.length === 0) return { verdict: "allowed", rules: [...new Set(used)] };
   const offer = missing.map((part) => part.map(quoted));
   const written = missing.map((part) => `\`${part.join(" ")}\``).join(", ");
-  const risky = missing.map((part) => runsOther(base(part[0]), part, 1)).find((why) => why !== undefined);
+  const risky = missing.map((part) => whyNot(part, allow)).find((why) => why !== undefined);
   return {
     verdict: "ask",
     why: t("No rule of yours allows {0}.", written) + (risky ? ` ${risky}` : ""),
@@ -316,6 +332,19 @@ export function judgeCommand(line: string, rules: CommandRules): CommandJudgemen
       ? [...new Set(offer.map((words) => words.join(" ")))]
       : undefined,
   };
+}
+
+/** Why a `*` rule for the part's command does not cover it (a risky word, an unknown program), if one would otherwise. */
+function whyNot(part: readonly string[], allow: { words: string[] }[]): string | undefined {
+  const risky = runsOther(part[0], part, 1);
+  if (risky) return risky;
+  const starred = allow.some(
+    (a) =>
+      a.words.at(-1) === "*" &&
+      a.words.length - 1 < part.length &&
+      a.words.slice(0, -1).every((w, i) => w === part[i]),
+  );
+  return starred && !knows(part[0]) ? unknownProgram(part[0]) : undefined;
 }
 
 /** A word as a rule writes it (quoted when it holds a space or a shell character); undefined when it cannot be. */

@@ -1,13 +1,15 @@
 /**
  * The agent's changes the person has not reviewed, as the approval of a command sees them. A
- * command the person's rule allows (`npm test`, `make`, `pytest`) runs what the repository's files
- * define: its scripts, its Makefile, its test files. When the agent has just changed one of those
- * and nobody has looked at the change, the rule's yes was not given to it: the command is asked
- * again. Unreviewed means a pending change (the editor's list) or a write of this answer that no
+ * command the person's rule allows (`npm test`, `make`, `pytest`, `cargo test`) runs the
+ * repository's code: its scripts, its Makefile, its tests and every source file they import. When
+ * the agent has just changed any file of the workspace and nobody has looked at the change, the
+ * rule's yes was not given to it: a command that runs the workspace's code is asked again (and any
+ * command, while a file that defines commands is changed). Unreviewed means a pending change (the editor's list) or a write of this answer that no
  * person saw (a created file; an edit the person accepted in a diff was seen).
  */
 import { basename, dirname, isAbsolute, relative, sep } from "node:path";
 import type { Editor } from "./editor";
+import { runsWorkspaceCode } from "./runs-code";
 
 /** What the approval reads of the tool it judges: the unreviewed files (absolute paths), when the tool can tell. */
 export interface Reviewing {
@@ -110,13 +112,15 @@ export function runsTests(line: string): boolean {
 }
 
 /**
- * The first of the unreviewed files `paths` (relative to their workspace folder) that defines what
- * the command line `line` runs: a file that defines commands, or a test file when the line runs
- * tests. Undefined when there is none.
+ * The first of the unreviewed files `paths` (relative to their workspace folder) that the command
+ * line `line` may run: a file that defines commands; else, when the line runs tests, a test file;
+ * else, when it runs the workspace's code, any file. Undefined when there is none.
  */
 export function unreviewedFor(line: string, paths: readonly string[]): string | undefined {
-  const tests = runsTests(line);
-  return paths.find((path) => definesCommands(path) || (tests && testFile(path)));
+  const defining = paths.find((path) => definesCommands(path));
+  if (defining) return defining;
+  const tests = runsTests(line) ? paths.find((path) => testFile(path)) : undefined;
+  return tests ?? (runsWorkspaceCode(line) ? paths[0] : undefined);
 }
 
 /** `path` as the person reads it: relative to the first of `roots` that holds it, else as it is. */
