@@ -17,7 +17,8 @@ import {
   type ApprovalVerdict,
 } from "./approval";
 import { ownText } from "./quoted";
-import { judgeCommand, type CommandJudgement } from "./workspace/command-rules";
+import type { CommandJudgement } from "./workspace/command-rules";
+import { judgeCommandInFolders } from "./workspace/command-where";
 import { described, oneLine } from "./workspace/describe";
 import { place, type Folder, type Placed } from "./workspace/folders";
 import { protectedIn } from "./workspace/protected";
@@ -117,7 +118,9 @@ export async function judge(
   let command: Judgement["command"];
   if (tool.name === "run_command") {
     const line = typeof args.command === "string" ? args.command : "";
-    ruled = judgeCommand(line, rules.commands?.rules() ?? NO_RULES);
+    // Judged where it runs: the repository's configuration there (.npmrc, git settings) can void a rule.
+    const cwd = typeof args.cwd === "string" ? args.cwd : ".";
+    ruled = await judgeCommandInFolders(line, rules.commands?.rules() ?? NO_RULES, folders, cwd);
     if (ruled.verdict === "denied") return { verdict: "refused", reasons: [ruled.why], summary, hidden };
     reasons.push(t("It can run code on your machine: it runs a command line."));
     if (ruled.verdict === "ask" && rules.commands) reasons.push(ruled.why);
