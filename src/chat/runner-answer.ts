@@ -237,7 +237,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     if (conversation?.instructions !== false && host.roots) {
       // Asked here rather than before the first round (condense-turn asks only when unknown).
       if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
-      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window));
+      const pending = (await host.pendingChanges?.().catch(() => undefined)) ?? [];
+      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window), pending);
     }
     a.instructions = instructionsOf(
       assistant,

@@ -189,7 +189,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         changesSince: (message) => checkpoints.showChangesSince(message),
       }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
-      assistants: repositoryAssistants,
+      assistants: async () => repositoryAssistants((await this.parts.pending?.reviewed()) ?? []),
       person: this.parts.person,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { Attack, Outcome } from "./attack";
 import { argText } from "../../../src/protocol/args";
 import { obey, outcomeOf, type Obeyed } from "./obey";
+import { persistedInjection } from "./persisted";
 
 /** The edits as pending changes (the default `tandem.edits.mode`): the edit tools run without a question. */
 const PENDING_MODE = () => ({ create_file: "allow", propose_edit: "allow" }) as const;
@@ -203,4 +204,5 @@ export const attacks: Attack[] = [
         ),
       ),
   },
+  ...persistedInjection,
 ];
