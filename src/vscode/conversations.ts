@@ -102,6 +102,7 @@ export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
         ripgrep: workspace.ripgrepUnder(vscode.env.appRoot),
         allowPrivate: settings().allowPrivate,
         setting: "tandem.plugins.allowPrivateAddresses",
+        localOnly: settings().localOnly,
       })
     : [];
   return [...own, ...(vscode.workspace.isTrusted ? editorTools() : [])];
@@ -145,6 +146,7 @@ export async function openConversations(
   const plugins = new AgentPlugins(store, context.secrets, {
     trusted: () => vscode.workspace.isTrusted,
     allowPrivate: () => settings().allowPrivate,
+    localOnly: () => settings().localOnly,
     cwd: workspaceRoot,
     approveStart: async (line) => {
       const allow = vscode.l10n.t("Allow");
