@@ -87,7 +87,7 @@ function editorTools(): Tool[] {
     }));
 }
 
-/** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's. */
+/** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's (not while local only). */
 export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
   const workspace = core();
   const root = workspaceRoot();
@@ -105,7 +105,9 @@ export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
         localOnly: settings().localOnly,
       })
     : [];
-  return [...own, ...(vscode.workspace.isTrusted ? editorTools() : [])];
+  // VS Code's tools (its web fetch, other extensions' MCP servers) connect where they like: not while local only.
+  const theirs = vscode.workspace.isTrusted && !settings().localOnly;
+  return [...own, ...(theirs ? editorTools() : [])];
 }
 
 /**
