@@ -320,7 +320,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       parts.roots?.() ?? [],
       used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
       window,
-      (await parts.pending?.().catch(() => undefined)) ?? [],
+      (await parts.pending?.()) ?? [],
     );
     a.instructions = [INSTRUCTIONS, core().instructionsText(project.files)].filter(Boolean).join("\n\n");
     const shown = new Set(used.map((uri) => uri.toString()));

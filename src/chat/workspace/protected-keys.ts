@@ -63,9 +63,20 @@ export async function toolKeysWritten(
         newText: typeof args.newText === "string" ? args.newText : undefined,
       });
     } catch {
-      return undefined;
+      // Not made on the file on disk (the editor may hold other text): judged by what it names.
+      const named = TOOL_KEYS.filter((key) =>
+        [args.oldText, args.newText, args.content].some(
+          (t) => typeof t === "string" && t.includes(`"${key}"`),
+        ),
+      );
+      return named.length ? placeOf(named) : undefined;
     }
   }
   const keys = changedKeys(before, after);
-  return keys.length ? `package.json ${keys.map((key) => `"${key}"`).join(", ")}` : undefined;
+  return keys.length ? placeOf(keys) : undefined;
+}
+
+/** The protected place of a write that changes `keys` of a package.json. */
+function placeOf(keys: string[]): string {
+  return `package.json ${keys.map((key) => `"${key}"`).join(", ")}`;
 }

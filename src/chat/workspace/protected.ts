@@ -3,8 +3,9 @@
  * anyone running it on purpose — git hooks and `.git/config` (`core.fsmonitor` runs on the next
  * `git status`), the editor's workspace settings and tasks, dev containers, CI workflows, package
  * manager and shell-environment files, and what the editor's extensions load by themselves (the
- * libraries in `node_modules/`, ESLint's and Prettier's JavaScript configs, run as soon as a file is
- * open or saved), and the executables an allowed command runs in its stead (`node_modules/.bin/`,
+ * libraries in `node_modules/`, the configs of Prettier, ESLint, Babel, Stylelint, Jest and the like,
+ * JSON ones too, loaded as soon as a file is open or saved; `package.json`'s keys for them are in
+ * protected-keys.ts), and the executables an allowed command runs in its stead (`node_modules/.bin/`,
  * a virtual environment's `bin/` that `pytest` runs, `.tox/`), every folder laid out as a git
  * directory (see git-layout.ts), and the files that instruct agents (`AGENTS.md`, `CLAUDE.md`,
  * `.github/copilot-instructions.md`, prompts, skills, `.tandem/`): every later conversation reads

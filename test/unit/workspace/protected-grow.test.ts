@@ -200,6 +200,13 @@ describe("protected paths: asked even in the default pending mode", () => {
       pending(),
     );
     assert.equal(script.verdict, "allowed");
+    // An edit the file on disk does not hold (the editor may hold other text) is judged by what it names.
+    const unknown = await judge(
+      edit,
+      JSON.stringify({ path: "package.json", oldText: '"other": 1', newText: '"prettier": "./p.js"' }),
+      pending(),
+    );
+    assert.equal(unknown.verdict, "ask");
     const whole = await judge(
       create,
       JSON.stringify({
