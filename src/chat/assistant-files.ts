@@ -12,6 +12,7 @@ import { readCapped, type Skipped } from "./instructions";
 import type { Assistant } from "./rows";
 import { frontMatter } from "./skills";
 import { inside } from "./workspace/paths";
+import { readReviewed, type PendingList } from "./pending/reviewed";
 
 /** The folder of a workspace folder that holds its assistants. */
 export const ASSISTANTS_FOLDER = ".tandem/assistants";
@@ -22,9 +23,10 @@ export const REPOSITORY = "repo:";
 /** How large things may be. */
 const LIMITS = { fileBytes: 32 * 1024, files: 50, name: 80 };
 
-/** The assistants of the workspace folders' files, and the files left out with why. */
+/** The assistants of the workspace folders' files (as the person reviewed them: `pending`), and the files left out with why. */
 export async function readAssistantFiles(
   roots: readonly string[],
+  pending: PendingList = [],
 ): Promise<{ assistants: Assistant[]; skipped: Skipped[] }> {
   const assistants: Assistant[] = [];
   const skipped: Skipped[] = [];
@@ -42,7 +44,7 @@ export async function readAssistantFiles(
     for (const name of names.slice(0, LIMITS.files)) {
       const rel = posix.join(ASSISTANTS_FOLDER, name);
       try {
-        const { text, size } = await readCapped(root, rel, LIMITS.fileBytes);
+        const { text, size } = await readReviewed(pending, root, rel, LIMITS.fileBytes, readCapped);
         if (size > LIMITS.fileBytes) throw new Error(`it is larger than ${LIMITS.fileBytes / 1024} KB`);
         assistants.push({ id: `${REPOSITORY}${label(rel)}`, ...parseAssistantFile(text, name.slice(0, -3)) });
       } catch (error) {

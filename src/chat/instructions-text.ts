@@ -5,6 +5,7 @@
 import { instructionLimits, readInstructions, type InstructionFile, type Instructions } from "./instructions";
 import type { InstructionNote, Item } from "./rows";
 import { argText } from "../protocol/args";
+import type { PendingList } from "./pending/reviewed";
 
 /** The paths in play in `items`: the files attached to messages and the `path` of every tool call. */
 export function inPlayOf(items: readonly Item[]): string[] {
@@ -20,14 +21,16 @@ export function inPlayOf(items: readonly Item[]): string[] {
 
 /**
  * The project instructions of the workspace folders `roots` for `@tandem`, whose history VS Code
- * keeps: the files in play are the ones the request attaches; the model's window sets the limits.
+ * keeps: the files in play are the ones the request attaches; the model's window sets the limits;
+ * a file with the agent's change `pending` is read as the person reviewed it.
  */
 export async function requestInstructions(
   roots: readonly (string | { root: string; name?: string })[],
   attached: readonly string[],
   window: number,
+  pending: PendingList = [],
 ): Promise<Instructions> {
-  return readInstructions(roots, attached, instructionLimits(window));
+  return readInstructions(roots, attached, instructionLimits(window), pending);
 }
 
 /** The heading of one file's text: it says whose text it is and what it cannot do. */

@@ -14,6 +14,7 @@ import { frontMatter } from "./skills";
 import { globTest } from "./workspace/glob";
 import { nameFolders } from "./workspace/folders";
 import { inside, within } from "./workspace/paths";
+import { heldNote, readReviewed, type PendingList } from "./pending/reviewed";
 
 /** How much of the project's instructions is given, in bytes. */
 export const INSTRUCTION_LIMITS = {
@@ -72,12 +73,14 @@ const SCOPED = ".github/instructions";
  * The project instructions of the workspace folders `roots` for the files in play `inPlay` (the
  * files attached, read or changed so far: absolute, or relative to a folder). Each folder gives its
  * own; every file is read inside its folder (links resolved), only when it is a regular file, and
- * cut to `limits`. A missing file is no note; one refused or cut is.
+ * cut to `limits`. A missing file is no note; one refused or cut is. A file with the agent's
+ * change `pending` is read as the person reviewed it (see pending/reviewed.ts).
  */
 export async function readInstructions(
   roots: readonly (string | { root: string; name?: string })[],
   inPlay: readonly string[],
   limits = INSTRUCTION_LIMITS,
+  pending: PendingList = [],
 ): Promise<Instructions> {
   const out: Instructions = { files: [], skipped: [] };
   let left = limits.totalBytes;
@@ -96,9 +99,9 @@ export async function readInstructions(
         });
         continue;
       }
-      let read: { text: string; size: number } | undefined;
+      let read: { text: string; size: number; held: boolean } | undefined;
       try {
-        read = await readCapped(root, rel, Math.min(limits.fileBytes, left));
+        read = await readReviewed(pending, root, rel, Math.min(limits.fileBytes, left), readCapped);
       } catch (error) {
         if (!missing(error)) out.skipped.push({ path, reason: reason(error) });
         continue;
@@ -114,6 +117,7 @@ export async function readInstructions(
       if (!text.trim()) continue;
       left -= given;
       if (cut) text += `\n\n[${path} is ${kb(read.size)}; only its first ${kb(given)} are given.]`;
+      if (read.held) text += `\n\n${heldNote(path)}`;
       out.files.push({ path, text, cut, file: resolve(root, rel) });
     }
   }

@@ -5,6 +5,7 @@
  * and flagged; and the question says why it asks. Every face (panel, notification, `@tandem`,
  * plugins, VS Code's tools) asks through `approveWith`.
  */
+import { resolve } from "node:path";
 import type { Tool } from "../agent/types";
 import { argsOrEmpty } from "../protocol/args";
 import {
@@ -21,7 +22,8 @@ import type { CommandJudgement } from "./workspace/command-rules";
 import { judgeCommandInFolders } from "./workspace/command-where";
 import { described, oneLine } from "./workspace/describe";
 import { place, type Folder, type Placed } from "./workspace/folders";
-import { protectedIn } from "./workspace/protected";
+import { instructs, protectedIn } from "./workspace/protected";
+import { toolKeysWritten } from "./workspace/protected-keys";
 import { permitNetwork, sandboxing, type Sandboxing } from "./workspace/sandbox";
 import { shownIn, unreviewedFor, type Reviewing } from "./workspace/unreviewed";
 import { visible } from "./workspace/visible";
@@ -165,14 +167,17 @@ export async function judge(
     }
   }
   if (typeof target === "string" && folders.length) {
-    const place = await protectedIn(folders, target);
+    const place = (await protectedIn(folders, target)) ?? (await keysIn(folders, tool.name, target, input));
     if (place) {
+      const shown = visible(oneLine(target));
       reasons.push(
-        t(
-          "It can run code on your machine: {0} is in a protected place ({1}).",
-          visible(oneLine(target)),
-          place,
-        ),
+        instructs(place)
+          ? t(
+              "It steers every later conversation: {0} is read as instructions for the agent ({1}).",
+              shown,
+              place,
+            )
+          : t("It can run code on your machine: {0} is in a protected place ({1}).", shown, place),
       );
       pinned = true;
     }
@@ -215,6 +220,23 @@ async function unreviewedRun(tool: Reviewing, line: string, folders: Folder[]): 
   const roots = folders.map((f) => f.root);
   const shown = (await tool.unreviewed().catch(() => [])).map((path) => shownIn(roots, path));
   return unreviewedFor(line, shown);
+}
+
+/** The tool keys of a `package.json` the write of `target` by `tool` changes, as a protected place. */
+async function keysIn(
+  folders: Folder[],
+  tool: string,
+  target: string,
+  input: string,
+): Promise<string | undefined> {
+  if (tool === "run_command") return undefined;
+  let at: Placed;
+  try {
+    at = place(folders, target);
+  } catch {
+    return undefined;
+  }
+  return toolKeysWritten(tool, input, resolve(at.folder.root, at.path));
 }
 
 /** No command rules: every command line is asked. */

@@ -13,6 +13,8 @@ export const PERSON_ONLY = [
   // A repository could otherwise hand the person's keys to the commands it defines.
   "tandem.environment.passToCommands",
   "tandem.localServers",
+  // A repository could otherwise turn local-only off and reach the network from the person's machine.
+  "tandem.localOnly",
   "tandem.execute.autoStart",
   "tandem.execute.port",
   "tandem.execute.models",

@@ -28,6 +28,8 @@ export interface AgentPluginsOptions {
   approveStart: (commandLine: string) => boolean | Promise<boolean>;
   /** Plugins may reach private addresses (the setting is on). */
   allowPrivate: () => boolean;
+  /** Tandem works locally only (`tandem.localOnly`): a plugin at an address on another computer is not connected. */
+  localOnly?: () => boolean;
   /**
    * The servers' `readOnlyHint`s are believed, so a tool a server calls read-only runs without
    * asking. Off by default: a hostile server could call a tool that writes read-only.
@@ -58,7 +60,15 @@ function printOf(source: PluginSource): string {
   }
   // The key is kept as a hash: a change shows, and no second copy of the key lies around.
   const key = source.key === undefined ? "" : createHash("sha256").update(source.key).digest("hex");
-  return JSON.stringify(["http", source.name, source.address, source.header, key, source.allowPrivate]);
+  return JSON.stringify([
+    "http",
+    source.name,
+    source.address,
+    source.header,
+    key,
+    source.allowPrivate,
+    source.localOnly,
+  ]);
 }
 
 /**
@@ -158,6 +168,7 @@ export class AgentPlugins {
         source = sourceOf(now, {
           key: read.key,
           allowPrivate: this.options.allowPrivate(),
+          localOnly: this.options.localOnly?.() ?? false,
           lookup: this.options.lookup,
           trusted: this.options.trusted(),
           approveStart: (line) => this.approveStart(row.id, line),

@@ -16,6 +16,8 @@ export interface HttpSource {
   /** Private addresses may be reached (the setting is on). */
   allowPrivate?: boolean;
   lookup?: Lookup;
+  /** Tandem works locally only (`tandem.localOnly`): only a server on this computer is connected. */
+  localOnly?: boolean;
 }
 
 /** A program that speaks MCP over stdio. It runs on this computer, so it needs trust and a yes. */
@@ -84,6 +86,8 @@ export interface SourceContext {
   key?: string;
   allowPrivate?: boolean;
   lookup?: Lookup;
+  /** Tandem works locally only: a plugin at an address is connected only on this computer. */
+  localOnly?: boolean;
   trusted: boolean;
   approveStart: (commandLine: string) => boolean | Promise<boolean>;
   /** The folder a program starts in (the workspace). */
@@ -107,6 +111,7 @@ export function sourceOf(
       key: context.key,
       allowPrivate: context.allowPrivate,
       lookup: context.lookup,
+      localOnly: context.localOnly,
     };
   }
   if (!/^stdio:/i.test(address) && /^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i.test(address)) {

@@ -16,7 +16,8 @@ import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol
 import { scrub } from "../agent/scrub";
 import type { Tool } from "../agent/types";
 import { argsOf } from "../protocol/args";
-import { AddressError, checkPublic } from "./address";
+import { isIP } from "node:net";
+import { AddressError, bareHost, checkPublic, kindOf } from "./address";
 import { pluginFetch, type PluginFetch } from "./plugins-fetch";
 import { distinctNames, parametersOf, resultText, toolNames } from "./plugins-result";
 import { commandLine, isStdio, type HttpSource, type PluginSource, type StdioSource } from "./plugins-source";
@@ -251,6 +252,8 @@ export class McpPlugin {
   }
 
   private async openHttp(source: HttpSource): Promise<Link> {
+    if (source.localOnly && !onThisComputer(source.address))
+      throw new PluginError(localOnlyRefusal(source.address));
     const options = { allowPrivate: source.allowPrivate, lookup: source.lookup };
     const { url } = await checkPublic(source.address, options);
     const headers: Record<string, string> = {};
@@ -354,6 +357,27 @@ export class McpPlugin {
     await link.transport.close().catch(() => undefined);
     link.fetcher?.close();
   }
+}
+
+/**
+ * True when ADDRESS names this computer by itself: `localhost` (and `*.localhost`, which resolve
+ * there by definition) or a loopback IP. Any other name could resolve to another computer.
+ */
+export function onThisComputer(address: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(address.trim());
+  } catch {
+    return false;
+  }
+  const host = bareHost(url);
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  return isIP(host) !== 0 && kindOf(host) === "loopback";
+}
+
+/** The status of a plugin at another computer while Tandem works locally only. */
+function localOnlyRefusal(address: string): string {
+  return `refused: Tandem works locally only (tandem.localOnly), and ${address} is not on this computer`;
 }
 
 /** True when the streamable HTTP failure ERROR may mean a server of the older SSE protocol. */

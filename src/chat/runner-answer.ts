@@ -253,7 +253,8 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
     // The repository's files are text for the model; switched off for the conversation, none are read.
     if (conversation?.instructions !== false && host.roots) {
-      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window));
+      const pending = (await host.pendingChanges?.().catch(() => undefined)) ?? [];
+      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window), pending);
     }
     const allowed = runs.allowed(chat);
     const rules: Rules = {

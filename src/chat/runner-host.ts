@@ -7,6 +7,7 @@ import type { Attachment, Model, Tool } from "../agent/types";
 import type { Decision, Question, Setting } from "./approval";
 import type { Assistant, Item, Skill } from "./rows";
 import type { CommandRuleBook } from "./workspace/command-rules";
+import type { PendingList } from "./pending/reviewed";
 
 /** The limits of one run; absent ones keep the core's defaults (16 rounds, no token or time limit). */
 export interface Limits {
@@ -50,6 +51,8 @@ export interface RunnerHost {
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) are read at each run; none read without it. */
   roots?(): readonly (string | { root: string; name?: string })[];
+  /** The agent's pending changes: an instruction file among them is read as the person reviewed it. */
+  pendingChanges?(): Promise<PendingList>;
   /** The attachment at the workspace path `path`, named `name`; throws when it may not be read. */
   files?(path: string, name: string): Attachment | Promise<Attachment>;
   /** The assistants of the repository's `.tandem/assistants/*.md` files (read at each run that names one). */

@@ -12,6 +12,7 @@ import type { Skill } from "./rows";
 import type { Grouped } from "./tool-groups";
 import { reason as thrown } from "../agent/perform";
 import { named, type Folder } from "./workspace/folders";
+import { reviewedText, type PendingList } from "./pending/reviewed";
 
 /** The folders of the workspace skills are read from, in this order. */
 export const SKILL_FOLDERS = [".github/skills", ".claude/skills"];
@@ -162,9 +163,10 @@ async function readSkillFile(root: string, file: string): Promise<string> {
 /**
  * The skills of the workspace WORKSPACE: each `<folder>/<name>/SKILL.md` of SKILL_FOLDERS, in
  * folder then name order. A file that cannot be read, or whose name an earlier skill has, is
- * skipped with the reason. Skill ids are `file:<path in the workspace>`.
+ * skipped with the reason. Skill ids are `file:<path in the workspace>`. A file with the agent's
+ * change `pending` is read as the person reviewed it.
  */
-export async function readSkills(workspace: string): Promise<SkillFiles> {
+export async function readSkills(workspace: string, pending: PendingList = []): Promise<SkillFiles> {
   const skills: Skill[] = [];
   const skipped: Skipped[] = [];
   let root: string;
@@ -194,7 +196,8 @@ export async function readSkills(workspace: string): Promise<SkillFiles> {
         continue;
       }
       try {
-        const skill = parseSkill(await readSkillFile(root, file), entry);
+        const text = await reviewedText(pending, file, () => readSkillFile(root, file));
+        const skill = parseSkill(text, entry);
         const key = skill.name.toLowerCase();
         const first = byName.get(key);
         if (first) throw new Error(`a skill named "${skill.name}" was already read from ${first}`);
@@ -216,10 +219,13 @@ export async function readSkills(workspace: string): Promise<SkillFiles> {
  * folder's own, read inside that folder; with several folders an id and a skipped path start with
  * the folder's name. A name read in an earlier folder wins (load_skill keeps the first).
  */
-export async function readFolderSkills(folders: readonly Folder[]): Promise<SkillFiles> {
+export async function readFolderSkills(
+  folders: readonly Folder[],
+  pending: PendingList = [],
+): Promise<SkillFiles> {
   const out: SkillFiles = { skills: [], skipped: [] };
   for (const folder of folders) {
-    const { skills, skipped } = await readSkills(folder.root);
+    const { skills, skipped } = await readSkills(folder.root, pending);
     const at = (rel: string) => named([...folders], folder, rel);
     out.skills.push(...skills.map((s) => ({ ...s, id: `file:${at(s.id.slice("file:".length))}` })));
     out.skipped.push(...skipped.map((s) => ({ ...s, path: at(s.path) })));

@@ -25,6 +25,8 @@ export interface ViewHost {
   pending?(action: PendingAction, path: string): void;
   /** How remote images are fetched (tests route a public name to a local server). */
   images?: ImageOptions;
+  /** True while the person has Tandem work locally only (`tandem.localOnly`): no remote image is loaded. */
+  localOnly?(): boolean;
   /**
    * Puts the workspace's files back as they were before the answer to the person's `message` ran
    * (its checkpoint); resolves with what was done, in words for the person; throws when it cannot

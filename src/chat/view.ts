@@ -222,6 +222,10 @@ export class PanelView {
     try {
       // Only the https images the renderer shows as placeholders; anything else is not asked for.
       if (!/^https:\/\//i.test(url)) throw new Error(t("only https images are loaded"));
+      if (this.host.localOnly?.())
+        throw new Error(
+          t("Tandem works locally only (tandem.localOnly): images are not loaded from the network."),
+        );
       message = { type: "image", url, data: await fetchImage(url, this.host.images) };
     } catch (error) {
       message = { type: "image", url, error: reason(error) };

@@ -10,6 +10,7 @@ import type { PersonKept } from "../chat/view-assistants";
 import { join } from "node:path";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
+import type { PendingList } from "../chat/pending/reviewed";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import type { Status } from "./status";
@@ -40,9 +41,9 @@ export function workspaceRoots(): string[] {
   return workspaceFolders().map((folder) => folder.root);
 }
 
-/** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder. */
-export async function repositoryAssistants(): Promise<Assistant[]> {
-  return (await core().readAssistantFiles(workspaceRoots())).assistants;
+/** The repository's assistants (`.tandem/assistants/*.md`) of every workspace folder, as the person reviewed them. */
+export async function repositoryAssistants(pending: PendingList = []): Promise<Assistant[]> {
+  return (await core().readAssistantFiles(workspaceRoots(), pending)).assistants;
 }
 
 /**
@@ -91,7 +92,7 @@ function editorTools(): Tool[] {
     }));
 }
 
-/** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's. */
+/** The tools Tandem's agent is offered here: the workspace's (read-only ones when untrusted) and VS Code's (not while local only). */
 export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
   const workspace = core();
   const root = workspaceRoot();
@@ -106,9 +107,12 @@ export async function agentTools(editor: VsCodeEditor): Promise<Tool[]> {
         ripgrep: workspace.ripgrepUnder(vscode.env.appRoot),
         allowPrivate: settings().allowPrivate,
         setting: "tandem.plugins.allowPrivateAddresses",
+        localOnly: settings().localOnly,
       })
     : [];
-  return [...own, ...(vscode.workspace.isTrusted ? editorTools() : [])];
+  // VS Code's tools (its web fetch, other extensions' MCP servers) connect where they like: not while local only.
+  const theirs = vscode.workspace.isTrusted && !settings().localOnly;
+  return [...own, ...(theirs ? editorTools() : [])];
 }
 
 /**
@@ -149,6 +153,7 @@ export async function openConversations(
   const plugins = new AgentPlugins(store, context.secrets, {
     trusted: () => vscode.workspace.isTrusted,
     allowPrivate: () => settings().allowPrivate,
+    localOnly: () => settings().localOnly,
     cwd: workspaceRoot,
     approveStart: async (line) => {
       const allow = vscode.l10n.t("Allow");
@@ -181,7 +186,9 @@ export async function openConversations(
     folders: workspaceFolders,
     // Each folder's own project instructions are read (AGENTS.md…), as text for the model.
     roots: workspaceFolders,
-    assistants: repositoryAssistants,
+    // An instruction file, skill or assistant with the agent's change pending is read as reviewed.
+    pendingChanges: () => parts.editor.reviewed(),
+    assistants: async () => repositoryAssistants(await parts.editor.reviewed()),
     personAssistants: () => personKept(context).list(),
     files: async (path, name) => {
       const keptFile = kept.attachment(path, name);
@@ -217,7 +224,9 @@ export async function openConversations(
       return { name, type: "", path: full };
     },
     // Each folder's skills, read inside that folder (named by folder when there are several).
-    skills: async () => (await skills.readFolderSkills(skills.nameFolders(workspaceFolders()))).skills,
+    skills: async () =>
+      (await skills.readFolderSkills(skills.nameFolders(workspaceFolders()), await parts.editor.reviewed()))
+        .skills,
     // Read at each run, so a changed setting applies to the next answer.
     get limits() {
       const s = settings();

@@ -22,6 +22,7 @@ import { commandEnv } from "../chat/workspace/command-env";
 import { gitDiff } from "./git";
 import * as language from "./language";
 import type { PendingReview } from "./pending";
+import type { PendingList } from "../chat/pending/reviewed";
 import { settings } from "./settings";
 
 const PROPOSALS = "tandem-proposal";
@@ -91,6 +92,11 @@ export class VsCodeEditor implements Editor {
   /** What the agent is told at its next turn about its pending changes. */
   async notes(): Promise<string[]> {
     return this.pending ? this.pending.notes() : [];
+  }
+
+  /** The pending changes with their reviewed texts (none without pending changes). */
+  async reviewed(): Promise<PendingList> {
+    return this.pending ? this.pending.reviewed() : [];
   }
 
   /** The files with pending changes (absolute): the agent's edits the person has not kept or undone yet. */

@@ -93,6 +93,7 @@ export function activate(context: vscode.ExtensionContext) {
     root: workspaceRoot,
     folders: workspaceFolders,
     roots: workspaceFolders,
+    pending: () => pending.reviewed(),
     checkpoints: chatCheckpoints,
   });
   const chat = registerChatCommands(context, panel, conversations);

@@ -8,6 +8,7 @@ import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { repositoryAssistants, workspaceRoot } from "./conversations";
+import { settings } from "./settings";
 import { panelHtml } from "./panel-page";
 import { currentBundle } from "../protocol/l10n";
 import type { Models } from "./models";
@@ -189,7 +190,8 @@ export class PanelProvider implements vscode.WebviewViewProvider {
         changesSince: (message) => checkpoints.showChangesSince(message),
       }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
-      assistants: repositoryAssistants,
+      assistants: async () => repositoryAssistants((await this.parts.pending?.reviewed()) ?? []),
+      localOnly: () => settings().localOnly,
       person: this.parts.person,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),

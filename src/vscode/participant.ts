@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import vscode = require("vscode");
+import type { PendingList } from "../chat/pending/reviewed";
 import type { Call, Limit, LimitCall, Message, Model, Piece, Tool } from "../agent/types";
 import type { Decision, Question, Rules, Setting } from "../chat/approval";
 import type { Allowance } from "../chat/judge";
@@ -33,6 +34,8 @@ export interface ParticipantParts {
   commands?: CommandRuleBook;
   /** Every workspace folder, whose project instructions (AGENTS.md…) the model is given. */
   roots?: () => { root: string; name: string }[];
+  /** The agent's pending changes: an instruction file among them is read as the person reviewed it. */
+  pending?: () => Promise<PendingList>;
   /** The answers' checkpoints (none: answers take none and cannot be restored). */
   checkpoints?: ChatCheckpoints;
 }
@@ -324,6 +327,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       parts.roots?.() ?? [],
       used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
       window,
+      (await parts.pending?.()) ?? [],
     );
     // What every request carries, fitted to the model's window as the panel's (see chat/fit.ts).
     const fitted = core().fit({

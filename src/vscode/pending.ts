@@ -126,6 +126,11 @@ export class PendingReview implements vscode.Disposable {
     return core().writePending(await this.changes(), path, shown, text, recheck);
   }
 
+  /** The pending changes with their reviewed texts: instruction files among them are read as those. */
+  async reviewed(): Promise<Pending[]> {
+    return (await this.changes()).list();
+  }
+
   /** What the agent is told at its next turn about its pending changes. */
   async notes(): Promise<string[]> {
     return (await this.changes()).take();

@@ -52,6 +52,9 @@ export function settings() {
     chosenTools: names(own<unknown>("tools.alwaysOffered")).join(","),
     attachmentBytes: (limit("attachments.maxKB") ?? 25_600) * 1024,
     localServers: own<boolean>("localServers") ?? true,
+    // No connection but to the endpoints and local model servers: no fetch_page, no remote plugins
+    // or images, and commands sandboxed without network. The person's value only (see person-settings).
+    localOnly: own<boolean>("localOnly") ?? false,
     execute: {
       autoStart: own<boolean>("execute.autoStart") ?? false,
       port: own<number>("execute.port") ?? 0,

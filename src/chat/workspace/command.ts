@@ -120,7 +120,8 @@ export function openFileTool(workspace: Workspace, editor: Editor): Tool {
 
 /**
  * The `run_command` tool: a command line in a terminal the person sees, inside the sandbox where
- * `sandbox` has one (network only when the person's approval permitted it for this line); answers
+ * `sandbox` has one (network only when the person's approval permitted it for this line, never when they
+ * set Tandem to work locally only); answers
  * its exit code and output's tail, or, with `background`, starts it in `jobs` and answers its id.
  */
 export function runCommandTool(
@@ -128,6 +129,7 @@ export function runCommandTool(
   editor: Editor,
   jobs?: Jobs,
   sandbox: () => Promise<Sandboxing> = sandboxing,
+  localOnly = false,
 ): Tool {
   const made = tool(
     "run_command",
@@ -141,7 +143,7 @@ export function runCommandTool(
       if (background && !jobs) {
         throw new Error("Background commands cannot be started here: run it without background.");
       }
-      const network = takeNetwork(command);
+      const network = takeNetwork(command) && !localOnly;
       const jail = await jailFor(await sandbox(), { root: workspace.root, cwd: folder, network });
       if (background && jobs) {
         const job = jobs.start({ command, cwd: folder, shown: where, jail });

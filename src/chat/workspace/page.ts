@@ -46,7 +46,13 @@ export interface PageOptions extends AddressOptions {
   connect?: Connect;
   /** Certificate authorities trusted instead of the system's (tests with their own certificate). */
   ca?: string | Buffer;
+  /** The person set Tandem to work locally only: no page is fetched. */
+  localOnly?: boolean;
 }
+
+/** What a fetch answers while Tandem works locally only. */
+export const LOCAL_ONLY_PAGE =
+  "fetch_page is off: the person set Tandem to work locally only (tandem.localOnly), so it connects to no web page. Work from the workspace's files, or tell the person which page you need.";
 
 /** One HTTP answer: its status, headers and body stream. */
 interface Answer {
@@ -150,6 +156,7 @@ export async function fetchPage(
   options: PageOptions = {},
   signal?: AbortSignal,
 ): Promise<Page> {
+  if (options.localOnly) throw new Error(LOCAL_ONLY_PAGE);
   const timeoutMs = options.timeoutMs ?? MAX_MS;
   const timer = new AbortController();
   const clock = setTimeout(() => timer.abort(), timeoutMs);

@@ -3,15 +3,21 @@
  * anyone running it on purpose — git hooks and `.git/config` (`core.fsmonitor` runs on the next
  * `git status`), the editor's workspace settings and tasks, dev containers, CI workflows, package
  * manager and shell-environment files, and what the editor's extensions load by themselves (the
- * libraries in `node_modules/`, ESLint's and Prettier's JavaScript configs, run as soon as a file is
- * open or saved), and the executables an allowed command runs in its stead (`node_modules/.bin/`,
- * a virtual environment's `bin/` that `pytest` runs, `.tox/`). A write there is always asked, and no "Always allow" or
- * setting covers it. Matched case-insensitively on the real path, links resolved.
+ * libraries in `node_modules/`, the configs of Prettier, ESLint, Babel, Stylelint, Jest and the like,
+ * JSON ones too, loaded as soon as a file is open or saved; `package.json`'s keys for them are in
+ * protected-keys.ts), and the executables an allowed command runs in its stead (`node_modules/.bin/`,
+ * a virtual environment's `bin/` that `pytest` runs, `.tox/`), every folder laid out as a git
+ * directory (see git-layout.ts), and the files that instruct agents (`AGENTS.md`, `CLAUDE.md`,
+ * `.github/copilot-instructions.md`, prompts, skills, `.tandem/`): every later conversation reads
+ * them, so text written there steers the agent before the person has read it. A write there is
+ * always asked, and no "Always allow" or setting covers it. Matched case-insensitively on the real
+ * path, links resolved.
  */
 
 import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { place, type Folder, type Placed } from "./folders";
+import { gitLayoutIn } from "./git-layout";
 
 /** Folders whose contents can run code: any path with one of these as a part is protected. */
 const FOLDERS = [".git", ".vscode", ".devcontainer", ".husky", "node_modules", ".venv", ".tox", ".nox"];
@@ -22,8 +28,41 @@ const VENVS = ["venv", "env"];
 /** What a virtual environment holds that runs: its executables, its libraries, its configuration. */
 const VENV_PARTS = new Set(["bin", "scripts", "lib", "lib64", "pyvenv.cfg"]);
 
-/** Configs in JavaScript that the editor's ESLint and Prettier extensions run on their own. */
-const RUN_CONFIGS = /^(eslint\.config|\.eslintrc|prettier\.config|\.prettierrc)\.[cm]?[jt]s$/;
+/**
+ * Configs the editor's extensions load on their own (formatting on save, linting an open file,
+ * a test explorer listing tests): a JavaScript config runs, and a JSON or YAML one names the
+ * plugins, parsers and presets that are loaded from the workspace and run.
+ */
+const RC_CONFIGS = /^(\.prettierrc|\.eslintrc|\.babelrc|\.stylelintrc|\.postcssrc|\.mocharc)(\..+)?$/;
+const NAMED_CONFIGS =
+  /^(prettier|eslint|babel|stylelint|jest|vitest|vite|postcss|tailwind|svelte|playwright)\.config\.[^.]+$/;
+
+/** Files anywhere that agents read as their instructions, by name (lower case) and as shown. */
+const INSTRUCTION_FILES = new Map([
+  ["agents.md", "AGENTS.md"],
+  ["claude.md", "CLAUDE.md"],
+  ["claude.local.md", "CLAUDE.local.md"],
+  [".cursorrules", ".cursorrules"],
+]);
+
+/** Folders anywhere whose files instruct agents: assistants, skills, prompts, Claude Code's hooks. */
+const INSTRUCTION_FOLDERS = [".tandem", ".claude", ".clinerules"];
+
+/** What `.github/` holds that instructs agents (Copilot's instructions, prompts, agents; skills). */
+const GITHUB_INSTRUCTIONS = ["instructions", "prompts", "skills", "agents", "chatmodes"];
+
+/** The places `protectedPart` names for instruction files, so the question can say what they do. */
+const INSTRUCTION_PLACES = new Set([
+  ...INSTRUCTION_FILES.values(),
+  ...INSTRUCTION_FOLDERS.map((name) => `${name}/`),
+  ...GITHUB_INSTRUCTIONS.map((name) => `.github/${name}/`),
+  ".github/copilot-instructions.md",
+]);
+
+/** True when the protected place `place` (as `protectedPart` names it) holds agents' instructions. */
+export function instructs(place: string): boolean {
+  return INSTRUCTION_PLACES.has(place);
+}
 
 /** Why a path is protected, in words for the question. */
 export const RUNS_CODE = "can run code on your machine";
@@ -57,7 +96,11 @@ export function protectedPart(path: string): string | undefined {
     .map(normalPart);
   for (const [i, part] of parts.entries()) {
     for (const folder of FOLDERS) if (names(part, folder)) return `${folder}/`;
+    for (const folder of INSTRUCTION_FOLDERS) if (names(part, folder)) return `${folder}/`;
     if (part === ".github" && parts[i + 1] === "workflows") return ".github/workflows/";
+    if (part === ".github" && GITHUB_INSTRUCTIONS.includes(parts[i + 1])) return `.github/${parts[i + 1]}/`;
+    if (part === ".github" && parts[i + 1] === "copilot-instructions.md")
+      return ".github/copilot-instructions.md";
     const inner = parts[i + 1];
     if (inner !== undefined && VENV_PARTS.has(inner) && VENVS.includes(part)) return `${part}/`;
   }
@@ -66,7 +109,10 @@ export function protectedPart(path: string): string | undefined {
   if (last === ".npmrc") return ".npmrc";
   if (last.startsWith(".yarnrc")) return ".yarnrc*";
   if (last === ".envrc") return ".envrc";
-  if (RUN_CONFIGS.test(last)) return last.replace(/\.[^.]+$/, ".*");
+  if (RC_CONFIGS.test(last)) return /^\.[a-z]+rc$/.test(last) ? last : last.replace(/\.[^.]+$/, ".*");
+  if (NAMED_CONFIGS.test(last)) return last.replace(/\.[^.]+$/, ".*");
+  const instructions = INSTRUCTION_FILES.get(last);
+  if (instructions) return instructions;
   return undefined;
 }
 
@@ -97,6 +143,21 @@ function below(root: string, path: string): string {
  * `.git/hooks` makes `docs/pre-commit` protected.
  */
 export async function protectedPath(root: string, path: string): Promise<string | undefined> {
+  const top = resolve(root);
+  const absolute = resolve(top, path);
+  const named = await protectedByName(top, absolute);
+  if (named) return named;
+  // A folder git takes for a repository, whatever its name: its `config` runs programs.
+  const realTop = await realpath(top).catch(() => top);
+  return (await gitLayoutIn(top, absolute)) ?? (await gitLayoutIn(realTop, await realOf(absolute)));
+}
+
+/**
+ * The protected place the name of `path` (relative to `root`, or absolute) says, as written or on
+ * its real path (links resolved): what the write's own name can be checked against right before it
+ * is written (recheck.ts), where a git layout made meanwhile is no reason to refuse what was asked.
+ */
+export async function protectedByName(root: string, path: string): Promise<string | undefined> {
   const top = resolve(root);
   const absolute = resolve(top, path);
   const written = protectedPart(below(top, absolute));

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { inside, PathError } from "./paths";
-import { protectedPart, protectedPath } from "./protected";
+import { protectedByName, protectedPart } from "./protected";
 
 /**
  * Throws a PathError when writing `path` (absolute, shown as `shown`) inside the workspace `root`
@@ -24,7 +24,7 @@ export async function recheckWrite(root: string, path: string, shown: string): P
   if (resolve(now) !== resolve(path)) {
     throw new PathError(`${shown} was not written: it changed since it was approved.`);
   }
-  const place = await protectedPath(root, path);
+  const place = await protectedByName(root, path);
   if (place && !protectedPart(shown)) {
     throw new PathError(
       `${shown} was not written: a symbolic link leads it into a protected place (${place}), where a file can run code. ` +

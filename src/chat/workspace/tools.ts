@@ -40,10 +40,13 @@ export interface WorkspaceOptions {
   lookup?: Lookup;
   /** The setting named when a private address is refused. */
   setting?: string;
+  /** The person set Tandem to work locally only (`tandem.localOnly`): fetch_page is not offered. */
+  localOnly?: boolean;
 }
 
 /**
- * The tools of a workspace: read_file, list_files, search_text and fetch_page always; open_file
+ * The tools of a workspace: read_file, list_files, search_text, and fetch_page unless Tandem works
+ * locally only; open_file
  * with an editor, and problems, definition, references and symbols where it offers them; git_diff, propose_edit,
  * create_file and run_command only in a trusted workspace, with read_output and stop_command where
  * the editor starts background commands.
@@ -63,8 +66,11 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
     each("path", readFileTool),
     listFilesTool(folders, exclude, options.ripgrep),
     searchTextTool(folders, exclude, options.ripgrep),
-    fetchPageTool({ allowPrivate: options.allowPrivate, lookup: options.lookup, setting: options.setting }),
   ];
+  if (!options.localOnly)
+    tools.push(
+      fetchPageTool({ allowPrivate: options.allowPrivate, lookup: options.lookup, setting: options.setting }),
+    );
   const editor = options.editor;
   if (!editor) return tools;
   tools.push(each("path", (w) => openFileTool(w, editor)));
@@ -86,7 +92,7 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
       each("path", (w) => createFileTool(w, editor)),
       // A command without a folder runs in the first one; its approval reads what is unreviewed.
       reviewing(
-        each("cwd", (w) => runCommandTool(w, editor, jobs), folders[0]),
+        each("cwd", (w) => runCommandTool(w, editor, jobs, undefined, options.localOnly), folders[0]),
         unreviewed,
       ),
     );

@@ -127,6 +127,7 @@ describe("plugin sources", () => {
       key: "k",
       allowPrivate: undefined,
       lookup: undefined,
+      localOnly: undefined,
     });
     const bare = sourceOf({ name: "b", address: "mcp.example.com/mcp", header: "" }, context);
     assert.equal("address" in bare && bare.address, "https://mcp.example.com/mcp");

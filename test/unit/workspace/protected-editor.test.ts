@@ -21,13 +21,35 @@ describe("protected paths: what the editor's extensions run on their own", () =>
     for (const [path, place] of cases) assert.equal(protectedPart(path), place, path);
   });
 
-  it("leaves configs that are data, and look-alike names, alone", () => {
+  it("names the configs that are data too: they name the plugins and parsers that are loaded and run", () => {
+    const cases: [string, string][] = [
+      [".eslintrc.json", ".eslintrc.*"],
+      [".eslintrc", ".eslintrc"],
+      [".prettierrc", ".prettierrc"],
+      [".prettierrc.json", ".prettierrc.*"],
+      ["web/.prettierrc.yaml", ".prettierrc.*"],
+      ["eslint.config.json", "eslint.config.*"],
+      [".babelrc", ".babelrc"],
+      [".babelrc.json", ".babelrc.*"],
+      ["babel.config.js", "babel.config.*"],
+      [".stylelintrc.json", ".stylelintrc.*"],
+      ["stylelint.config.cjs", "stylelint.config.*"],
+      ["jest.config.ts", "jest.config.*"],
+      ["vitest.config.mts", "vitest.config.*"],
+      ["postcss.config.js", "postcss.config.*"],
+      ["tailwind.config.js", "tailwind.config.*"],
+      [".mocharc.yml", ".mocharc.*"],
+      ["PRETTIER.CONFIG.JS", "prettier.config.*"],
+    ];
+    for (const [path, place] of cases) assert.equal(protectedPart(path), place, path);
+  });
+
+  it("leaves look-alike names alone", () => {
     for (const path of [
-      ".eslintrc.json",
-      ".eslintrc",
-      ".prettierrc",
-      "eslint.config.json",
       "my-eslint.config.js",
+      "docs/prettierrc.md",
+      "src/jest.config.helpers/a.ts",
+      "babel.config",
       "src/node_modules_x/a.js",
       "docs/node-modules.md",
     ]) {

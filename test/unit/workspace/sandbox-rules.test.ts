@@ -43,8 +43,8 @@ describe("command rules and the sandbox", () => {
   });
 
   /** Approves the line under `rules` with the person answering `answer`, then runs it if allowed: the tool's answer, or "not run". */
-  async function approvedRun(rules: Rules, answer: Decision): Promise<string> {
-    const tool = runCommandTool({ root: ws.path }, spawningEditor());
+  async function approvedRun(rules: Rules, answer: Decision, localOnly = false): Promise<string> {
+    const tool = runCommandTool({ root: ws.path }, spawningEditor(), undefined, undefined, localOnly);
     const allowed = { tools: new Set<string>(), hosts: new Set<string>() };
     const { yes } = await approveWith(tool, input, rules, allowed, async () => answer);
     return yes ? tool.run(input, new AbortController().signal) : "not run";
@@ -97,6 +97,12 @@ describe("command rules and the sandbox", () => {
       await runCommandTool({ root: ws.path }, spawningEditor()).run(input, new AbortController().signal),
       /no connection/,
     );
+  });
+
+  it("under tandem.localOnly, even 'Allow with Network' leaves the command without network", async () => {
+    const ran = await approvedRun(rulesOf(ws.path, []), "network", true);
+    assert.match(ran, /Sandboxed: workspace writable, no network\./);
+    assert.match(ran, /no connection: ECONNREFUSED/);
   });
 
   it("lets a rule that carries the network reach it, and a rule without it not", async () => {
