@@ -19,6 +19,9 @@ describe("@tandem: what a run learns is kept, and a limit is said", () => {
 
   before(async () => {
     server = await fixtureEndpoint("plain", "plain-model");
+    // A Chat view session of its own: earlier tests' turns would be this one's history, and the count of
+    // requests below is of this test's only.
+    await vscode.commands.executeCommand("workbench.action.chat.newChat");
   });
 
   after(async () => {

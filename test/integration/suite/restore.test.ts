@@ -101,13 +101,14 @@ describe("checkpoints: restore the files to a message from VS Code's panel", () 
     await until(async () => ((await ours()).length === 0 ? true : undefined), 30_000, "kept");
 
     server.script(
-      calling([
-        call("call_r3", "propose_edit", { path: "restore/b.txt", oldText: "two", newText: "TWO" }),
-        call("call_r4", "run_command", { command: "node restore/command.js" }),
-      ]),
+      calling([call("call_r3", "propose_edit", { path: "restore/b.txt", oldText: "two", newText: "TWO" })]),
+      calling([call("call_r4", "run_command", { command: "node restore/command.js" })]),
       answer("Changed b.txt and ran the command."),
     );
     await panelSend("Second: change b.txt and run the command");
+    // The command comes after the edit of b.txt, which the person has not reviewed: their rule no longer
+    // covers a command that runs the workspace's code, so they are asked, and allow it in the panel.
+    await panelControl("button", "Allow", { nth: -1 });
     await until(done("Changed b.txt and ran the command."), 30_000, "the second answer");
     await until(() => (store.items(chat).every((i) => i.done) ? true : undefined), 30_000, "the run");
     // A restore waits for every running answer to end: the runner has let this one go.
