@@ -6,7 +6,7 @@
  * Goals: ≤ 700 tokens at 2,048, ≤ 1,024 at 4,096, a share ≤ 0.25 of larger windows.
  */
 import { rm } from "node:fs/promises";
-import { measured } from "../src/chat/fit";
+import { measured } from "../src/chat/runner/fit";
 import { panelRequest } from "../test/fixtures/panel-budget";
 import { panelWorkspace } from "../test/fixtures/panel-tools";
 

@@ -1,6 +1,6 @@
 import vscode = require("vscode");
-import type { CommandBook, Decision, Question, Setting } from "../chat/approval";
-import { personValue } from "../chat/person-settings";
+import type { CommandBook, Decision, Question, Setting } from "../chat/approval/approval";
+import { personValue } from "../chat/assistants/settings";
 import { rulesOf, type CommandRules } from "../chat/workspace/command-rules";
 import { approvalsFor } from "../chat/pending/mode";
 import { settings } from "./settings";

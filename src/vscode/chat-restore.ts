@@ -14,7 +14,7 @@ import {
   messageOf,
   sessionCheckpoints,
   type ChatCheckpoint,
-} from "../chat/chat-view-checkpoints";
+} from "../chat/checkpoints/chat-view";
 import type { Item } from "../chat/rows";
 import type { CheckpointReview } from "./checkpoints";
 import { reason } from "../protocol/reason";

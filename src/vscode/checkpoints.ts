@@ -1,5 +1,5 @@
 /**
- * Checkpoints in VS Code: the answers' checkpoints (src/chat/checkpoint-turns.ts) kept in the
+ * Checkpoints in VS Code: the answers' checkpoints (src/chat/checkpoints/turns.ts) kept in the
  * extension's workspace storage, restored from the panel after a question naming how many files
  * change (open files with unsaved changes among them are saved first, so nothing is lost), shown
  * against now in VS Code's multi-file diff editor (the checkpoint's side is a read-only virtual
@@ -7,12 +7,12 @@
  */
 import { join } from "node:path";
 import vscode = require("vscode");
-import type { Since, TurnCheckpoints } from "../chat/checkpoint-turns";
-import { keptChats } from "../chat/chat-view-checkpoints";
-import { neededChats, Waiting } from "../chat/checkpoint-forks";
-import { reasonText, restoreQuestion, unsavedAmong } from "../chat/checkpoint-words";
+import type { Since, TurnCheckpoints } from "../chat/checkpoints/turns";
+import { keptChats } from "../chat/checkpoints/chat-view";
+import { neededChats, Waiting } from "../chat/checkpoints/forks";
+import { reasonText, restoreQuestion, unsavedAmong } from "../chat/checkpoints/words";
 import type { Item } from "../chat/rows";
-import type { Store } from "../chat/store";
+import type { Store } from "../chat/store/store";
 import { workspaceFolders } from "./conversations";
 import { core } from "./core";
 import type { PendingReview } from "./pending";

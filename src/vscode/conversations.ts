@@ -1,12 +1,12 @@
 import vscode = require("vscode");
 import type { Tool } from "../agent/types";
-import type { RunnerHost } from "../chat/runner-host";
-import type { Runner } from "../chat/runner";
-import type { Store } from "../chat/store";
+import type { RunnerHost } from "../chat/runner/host";
+import type { Runner } from "../chat/runner/runner";
+import type { Store } from "../chat/store/store";
 import type { Assistant, Item } from "../chat/rows";
-import type { Question } from "../chat/approval";
+import type { Question } from "../chat/approval/approval";
 import { argsOf } from "../protocol/args";
-import type { PersonKept } from "../chat/view-assistants";
+import type { PersonKept } from "../chat/panel/assistants";
 import { join } from "node:path";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
@@ -15,7 +15,7 @@ import type { Models } from "./models";
 import { settings } from "./settings";
 import type { Status } from "./status";
 import { core } from "./core";
-import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/tool-groups";
+import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/approval/tool-groups";
 
 /** The conversations of this workspace: their store and the runner that answers them. */
 export interface Opened {

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import vscode = require("vscode");
 import type { PendingList } from "../chat/pending/reviewed";
 import type { Call, Limit, LimitCall, Message, Model, Piece, Tool } from "../agent/types";
-import type { Decision, Question, Rules, Setting } from "../chat/approval";
-import type { Allowance } from "../chat/judge";
+import type { Decision, Question, Rules, Setting } from "../chat/approval/approval";
+import type { Allowance } from "../chat/approval/judge";
 import type { CommandRuleBook } from "../chat/workspace/command-rules";
 import { argText } from "../protocol/args";
 import { lmModel } from "./lm-model";
@@ -11,8 +11,8 @@ import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
-import { checkpointBefore } from "../chat/checkpoint-once";
-import { messageOf } from "../chat/chat-view-checkpoints";
+import { checkpointBefore } from "../chat/runner/checkpoint-once";
+import { messageOf } from "../chat/checkpoints/chat-view";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
 import { reason } from "../protocol/reason";
@@ -329,7 +329,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       window,
       (await parts.pending?.()) ?? [],
     );
-    // What every request carries, fitted to the model's window as the panel's (see chat/fit.ts).
+    // What every request carries, fitted to the model's window as the panel's (see chat/runner/fit.ts).
     const fitted = core().fit({
       instructions: { full: INSTRUCTIONS, short: SHORT_INSTRUCTIONS },
       project: project.files,

@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import { ENV_ENDPOINT, KeyChooser, originOf, type KeyToSend } from "../chat/bound-key";
+import { ENV_ENDPOINT, KeyChooser, originOf, type KeyToSend } from "../chat/models/bound-key";
 import {
   IgnoredReports,
   personSettingsIn,
@@ -9,10 +9,10 @@ import {
   stricterLimit,
   type Ignored,
   type PersonSetting,
-} from "../chat/person-settings";
+} from "../chat/assistants/settings";
 import { editsModeOf } from "../chat/pending/mode";
 
-export { ENV_ENDPOINT, keyName } from "../chat/bound-key";
+export { ENV_ENDPOINT, keyName } from "../chat/models/bound-key";
 
 /** An OpenAI-compatible endpoint as the person configured it (its key lives in SecretStorage). */
 export interface EndpointSetting {

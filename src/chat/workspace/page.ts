@@ -11,8 +11,8 @@ import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Source } from "../../protocol/rows";
-import { checkPublic, type AddressOptions, type Checked } from "../address";
-import { pinnedRequest, proxyNote, type Connect } from "../pinned";
+import { checkPublic, type AddressOptions, type Checked } from "../net/address";
+import { pinnedRequest, proxyNote, type Connect } from "../net/pinned";
 import { htmlText } from "./html-text";
 import { charsetOf, kindOf } from "./content";
 import { size } from "./words";
@@ -62,7 +62,7 @@ interface Answer {
   body: http.IncomingMessage;
 }
 
-/** A GET of the checked address, connected to that address itself (see src/chat/pinned.ts). */
+/** A GET of the checked address, connected to that address itself (see src/chat/net/pinned.ts). */
 export function get(checked: Checked, options: PageOptions, signal: AbortSignal): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = pinnedRequest(

@@ -8,7 +8,7 @@ import { panelSend } from "./person";
 import { until } from "./wait";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;

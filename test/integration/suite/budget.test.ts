@@ -6,7 +6,7 @@ import { panelSend } from "./person";
 import { FIXTURE_WINDOW, fixtureEndpoint } from "./endpoint";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;

@@ -17,7 +17,7 @@ describe("an answer cut off by a reload", () => {
     server.script({ events: [...text("The first half of an answer"), stall()] });
     await panelSend("Start a long answer");
     const api = vscode.extensions.getExtension<{
-      conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+      conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
     }>("tandem-dev.tandem")!.exports;
     const { store } = await api.conversations();
     const item = await until(

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { Store } from "../../../src/chat/store";
+import type { Store } from "../../../src/chat/store/store";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { gitDiff } from "../../../src/vscode/git";

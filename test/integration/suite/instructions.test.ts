@@ -9,7 +9,7 @@ import { chatAnswer, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;

@@ -9,7 +9,7 @@ import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;

@@ -9,7 +9,7 @@ import { clickNotification, panelSend } from "./person";
 import { until } from "./wait";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
   pending(): Promise<Array<{ path: string; shown: string }>>;
 }
 

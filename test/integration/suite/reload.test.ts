@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import type { Store } from "../../../src/chat/store";
+import type { Store } from "../../../src/chat/store/store";
 import { until } from "./wait";
 import { panelText } from "./person";
 

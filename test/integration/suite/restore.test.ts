@@ -10,7 +10,7 @@ import { panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
   pending(): Promise<Array<{ path: string; shown: string }>>;
   running(): Promise<string[]>;
 }

@@ -15,7 +15,7 @@ import { clickNotification, panelSend } from "./person";
 import { until } from "./wait";
 
 interface Api {
-  conversations(): Promise<{ store: import("../../../src/chat/store").Store }>;
+  conversations(): Promise<{ store: import("../../../src/chat/store/store").Store }>;
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;

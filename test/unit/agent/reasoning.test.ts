@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { agent, endpoint, memoryFacts, run, tool, type Facts, type Message } from "../../../src/agent";
 import { body } from "../../../src/agent/wire";
-import { historyBefore } from "../../../src/chat/runner-history";
+import { historyBefore } from "../../../src/chat/runner/history";
 import type { Item } from "../../../src/chat/rows";
 import {
   answer,

@@ -7,7 +7,7 @@ import {
   kindOf,
   parseIPv4,
   type Lookup,
-} from "../../../src/chat/address";
+} from "../../../src/chat/net/address";
 
 /** A resolver that knows a few names, as a DNS server would answer them. */
 const names: Record<string, string[]> = {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
-import type { Question } from "../../../src/chat/approval";
+import type { Question } from "../../../src/chat/approval/approval";
 import { asked } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
 import { answerOf, answered, bench, hostOf, until } from "./runner-fixture";

@@ -11,7 +11,7 @@ import {
   verdict,
   type Decision,
   type Rules,
-} from "../../../src/chat/approval";
+} from "../../../src/chat/approval/approval";
 import { asked, decided, item } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
 import { answerOf, answered, bench, gate, hostOf, until, type Bench } from "./runner-fixture";

@@ -9,7 +9,7 @@ import {
   storedKey,
   ENV_ENDPOINT,
   type KeyOptions,
-} from "../../../src/chat/bound-key";
+} from "../../../src/chat/models/bound-key";
 import type { Secrets } from "../../../src/chat/rows";
 
 const KEY = "sk-person-0123456789";

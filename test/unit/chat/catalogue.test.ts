@@ -11,7 +11,7 @@ import {
   placeOf,
   type EndpointSetting,
   type LocalServer,
-} from "../../../src/chat/catalogue";
+} from "../../../src/chat/models/catalogue";
 import { choiceOf, EDITOR_GROUP, ENDPOINT_GROUP, LOCAL_GROUP } from "../../../src/chat/make";
 
 /** A route's answer: a status and a body (JSON unless a string), or "hang" to never answer. */

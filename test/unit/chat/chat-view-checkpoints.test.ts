@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
+import { TurnCheckpoints } from "../../../src/chat/checkpoints/turns";
 import {
   chatViewKey,
   isChatViewKey,
@@ -10,7 +10,7 @@ import {
   messageOf,
   sessionCheckpoints,
   type ChatCheckpoint,
-} from "../../../src/chat/chat-view-checkpoints";
+} from "../../../src/chat/checkpoints/chat-view";
 import { asked, newKey } from "../../../src/chat/make";
 import { folder, write } from "../workspace/fixtures";
 

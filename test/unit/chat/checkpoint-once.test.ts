@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkpointBefore } from "../../../src/chat/checkpoint-once";
+import { checkpointBefore } from "../../../src/chat/runner/checkpoint-once";
 
 describe("an answer's one checkpoint: before its first call that may write", () => {
   it("is taken once, on the first call that is not the chat's own, and every later call waits for it", async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
-import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
+import { TurnCheckpoints } from "../../../src/chat/checkpoints/turns";
 import { asked } from "../../../src/chat/make";
 import { write } from "../workspace/fixtures";
 import { type Bench } from "./runner-fixture";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TurnCheckpoints, type CheckpointSettings } from "../../../src/chat/checkpoint-turns";
+import { TurnCheckpoints, type CheckpointSettings } from "../../../src/chat/checkpoints/turns";
 import { asked } from "../../../src/chat/make";
 import { folder, write } from "../workspace/fixtures";
 

@@ -7,8 +7,8 @@ import {
   restoredText,
   restoreQuestion,
   unsavedAmong,
-} from "../../../src/chat/checkpoint-words";
-import { TurnCheckpoints } from "../../../src/chat/checkpoint-turns";
+} from "../../../src/chat/checkpoints/words";
+import { TurnCheckpoints } from "../../../src/chat/checkpoints/turns";
 import { asked } from "../../../src/chat/make";
 import { setBundle } from "../../../src/protocol/l10n";
 import { folder, write } from "../workspace/fixtures";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Kept, resolveRefs, type EditorContext } from "../../../src/chat/context-refs";
+import { Kept, resolveRefs, type EditorContext } from "../../../src/chat/panel/context-refs";
 import { knowingNothing } from "./editor-context";
 
 /** An editor over the folders `web` and `api` that knows nothing else. */

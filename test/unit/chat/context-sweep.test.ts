@@ -9,10 +9,10 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
-import { Kept } from "../../../src/chat/context-refs";
+import { Kept } from "../../../src/chat/panel/context-refs";
 import { knowingNothing } from "./editor-context";
-import { sweepKept } from "../../../src/chat/context-sweep";
-import { PanelView, type ViewHost } from "../../../src/chat/view";
+import { sweepKept } from "../../../src/chat/panel/context-sweep";
+import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
 import { recordingHost } from "../../fixtures/view-host";
 

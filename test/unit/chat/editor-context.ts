@@ -1,5 +1,5 @@
 /** An editor context for the `@` reference tests: one that knows nothing, but what a test gives it. */
-import type { EditorContext } from "../../../src/chat/context-refs";
+import type { EditorContext } from "../../../src/chat/panel/context-refs";
 
 /** An editor with no files, symbols, selection, editors, problems or terminal; `given` overrides. */
 export function knowingNothing(given: Partial<EditorContext> = {}): EditorContext {

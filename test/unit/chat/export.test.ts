@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { marked } from "marked";
-import { exportJson, exportMarkdown } from "../../../src/chat/export";
+import { exportJson, exportMarkdown } from "../../../src/chat/panel/export";
 import { asked, conversation, item } from "../../../src/chat/make";
 import { fileRef } from "../../../src/protocol/files";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { answer, calling } from "../../fixtures/openai-server";
 import { panelRequest } from "../../fixtures/panel-budget";
 import { panelWorkspace, pluginTools, vscodeTools } from "../../fixtures/panel-tools";
-import { fit, openedBy, type FixedParts } from "../../../src/chat/fit";
+import { fit, openedBy, type FixedParts } from "../../../src/chat/runner/fit";
 
 /** The goal for the fixed part on each window: ≤ 700 tokens at 2k, else ≤ a quarter of the window. */
 const GOALS: [window: number, most: number][] = [

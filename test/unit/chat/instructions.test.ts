@@ -7,8 +7,8 @@ import {
   instructionLimits,
   readInstructions,
   type Instructions,
-} from "../../../src/chat/instructions";
-import { inPlayOf, instructionsText } from "../../../src/chat/instructions-text";
+} from "../../../src/chat/assistants/instructions";
+import { inPlayOf, instructionsText } from "../../../src/chat/assistants/instructions-text";
 import { asked, item } from "../../../src/chat/make";
 import { folder, write } from "../workspace/fixtures";
 

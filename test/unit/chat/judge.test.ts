@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { offered, type Rules } from "../../../src/chat/approval";
-import { allowanceOf, approveWith, judge, questionOf, type Allowance } from "../../../src/chat/judge";
+import { offered, type Rules } from "../../../src/chat/approval/approval";
+import {
+  allowanceOf,
+  approveWith,
+  judge,
+  questionOf,
+  type Allowance,
+} from "../../../src/chat/approval/judge";
 import type { Tool } from "../../../src/agent/types";
 import { folder } from "../workspace/fixtures";
 

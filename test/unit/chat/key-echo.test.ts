@@ -1,7 +1,7 @@
 /** A server that echoes the person's key (LiteLLM does) gets it into nothing Tandem stores, exports or answers. */
 import assert from "node:assert/strict";
 import { endpoint } from "../../../src/agent/endpoint";
-import { exportJson, exportMarkdown } from "../../../src/chat/export";
+import { exportJson, exportMarkdown } from "../../../src/chat/panel/export";
 import { asked } from "../../../src/chat/make";
 import { EXECUTE_PATH, serveExecute } from "../../../src/execute";
 import { httpError, openaiServer, type FixtureServer, type Received } from "../../fixtures/openai-server";

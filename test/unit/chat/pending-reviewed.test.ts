@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readAssistantFiles } from "../../../src/chat/assistant-files";
-import { readInstructions } from "../../../src/chat/instructions";
+import { readAssistantFiles } from "../../../src/chat/assistants/files";
+import { readInstructions } from "../../../src/chat/assistants/instructions";
 import { PendingChanges } from "../../../src/chat/pending/changes";
 import { diskFiles } from "../../../src/chat/pending/editor";
 import { NOT_REVIEWED } from "../../../src/chat/pending/reviewed";
-import { readSkills } from "../../../src/chat/skills";
+import { readSkills } from "../../../src/chat/assistants/skills";
 import { folder, write } from "../workspace/fixtures";
 
 describe("pending changes: instruction files are read as the person reviewed them", () => {

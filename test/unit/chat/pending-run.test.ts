@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { calls, says, scripted } from "../../../src/agent/scripted";
-import type { Question } from "../../../src/chat/approval";
+import type { Question } from "../../../src/chat/approval/approval";
 import { asked } from "../../../src/chat/make";
 import { PendingChanges } from "../../../src/chat/pending/changes";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";

@@ -5,8 +5,8 @@ import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkPublic } from "../../../src/chat/address";
-import { pinnedRequest } from "../../../src/chat/pinned";
+import { checkPublic } from "../../../src/chat/net/address";
+import { pinnedRequest } from "../../../src/chat/net/pinned";
 
 describe("pinned requests over TLS", () => {
   let dir: string;

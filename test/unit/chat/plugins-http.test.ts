@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Lookup } from "../../../src/chat/address";
-import { McpPlugin } from "../../../src/chat/plugins";
+import type { Lookup } from "../../../src/chat/net/address";
+import { McpPlugin } from "../../../src/chat/plugins/plugins";
 import { everything, named, plainServer, signal } from "./plugin-fixture";
 
 /** A port nothing listens on now. */

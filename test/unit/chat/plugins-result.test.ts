@@ -6,8 +6,8 @@ import {
   RESULT_LIMIT,
   sanitised,
   toolNames,
-} from "../../../src/chat/plugins-result";
-import { commandLine, sourceOf, splitCommand } from "../../../src/chat/plugins-source";
+} from "../../../src/chat/plugins/result";
+import { commandLine, sourceOf, splitCommand } from "../../../src/chat/plugins/source";
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

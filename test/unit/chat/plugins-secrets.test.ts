@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpPlugin } from "../../../src/chat/plugins";
+import { McpPlugin } from "../../../src/chat/plugins/plugins";
 import { everything, named, signal } from "./plugin-fixture";
 
 const KEY = "sk-plugin-7f3a9c1e5b2d8f40";

@@ -3,7 +3,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Tool } from "../../../src/agent/types";
-import { McpPlugin, openPlugins, type StdioSource } from "../../../src/chat/plugins";
+import { McpPlugin, openPlugins, type StdioSource } from "../../../src/chat/plugins/plugins";
 import { alive, everything, named, signal } from "./plugin-fixture";
 
 const root = path.join(__dirname, "../../..");

@@ -10,7 +10,7 @@ import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
-import type { Lookup } from "../../../src/chat/address";
+import type { Lookup } from "../../../src/chat/net/address";
 
 /** A running proxy: its address for HTTP(S)_PROXY, the tunnels it was asked for, and `close`. */
 export interface Proxy {

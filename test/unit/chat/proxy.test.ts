@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import net from "node:net";
-import { pluginFetch } from "../../../src/chat/plugins-fetch";
+import { pluginFetch } from "../../../src/chat/plugins/fetch";
 import { fetchPage } from "../../../src/chat/workspace/page";
 import { countingServer, rebinding, routeThroughProxy, startProxy, type Proxy } from "./proxy-fixture";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { hostsNamed } from "../../../src/chat/judge";
-import { ownText } from "../../../src/chat/quoted";
+import { hostsNamed } from "../../../src/chat/approval/judge";
+import { ownText } from "../../../src/chat/approval/quoted";
 import { fixPrompt } from "../../../src/chat/workspace/problems";
 
 describe("what the person wrote, without what their message quotes", () => {

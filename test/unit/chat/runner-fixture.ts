@@ -5,9 +5,9 @@ import { join } from "node:path";
 import type { Model } from "../../../src/agent/types";
 import { assistant, conversation } from "../../../src/chat/make";
 import type { Assistant, Item } from "../../../src/chat/rows";
-import { Runner } from "../../../src/chat/runner";
-import type { RunnerHost } from "../../../src/chat/runner-host";
-import { Store } from "../../../src/chat/store";
+import { Runner } from "../../../src/chat/runner/runner";
+import type { RunnerHost } from "../../../src/chat/runner/host";
+import { Store } from "../../../src/chat/store/store";
 
 /** A store in a temp folder with a runner over it. */
 export interface Bench {

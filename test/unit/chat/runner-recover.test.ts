@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { assistant, asked, conversation, item, retried, stopped } from "../../../src/chat/make";
 import type { Item } from "../../../src/chat/rows";
-import { Runner } from "../../../src/chat/runner";
-import { answerKey, CALL_INTERRUPTED, INTERRUPTED } from "../../../src/chat/runner-items";
-import { Store } from "../../../src/chat/store";
+import { Runner } from "../../../src/chat/runner/runner";
+import { answerKey, CALL_INTERRUPTED, INTERRUPTED } from "../../../src/chat/runner/items";
+import { Store } from "../../../src/chat/store/store";
 import { answerOf, answered, bench, hostOf, until, type Bench } from "./runner-fixture";
 
 /** An item of the answer to `parent`, the `n`th, as a runner writes it. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import { endpoint, memoryFacts } from "../../../src/agent";
 import type { Item } from "../../../src/chat/rows";
-import { PanelView } from "../../../src/chat/view";
+import { PanelView } from "../../../src/chat/panel/view";
 import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { BlockText } from "../../../webview-ui/blocks";

@@ -10,7 +10,7 @@ import {
   readFolderSkills,
   readSkills,
   SKILL_LIMITS,
-} from "../../../src/chat/skills";
+} from "../../../src/chat/assistants/skills";
 
 const signal = () => new AbortController().signal;
 

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Store, type StoreOptions } from "../../../src/chat/store";
+import { Store, type StoreOptions } from "../../../src/chat/store/store";
 
 /** The current test's folder and a way to open stores on it. */
 export interface StoreFolder {

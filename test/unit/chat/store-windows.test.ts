@@ -5,7 +5,7 @@ import { readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
-import { ReadOnlyError } from "../../../src/chat/store";
+import { ReadOnlyError } from "../../../src/chat/store/store";
 import { storeFolder } from "./store-fixture";
 
 const WRITER = join(__dirname, "../../fixtures/crash-writer.ts");

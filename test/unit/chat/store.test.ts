@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, assistant, conversation, item, plugin } from "../../../src/chat/make";
 import { RowError, type Item } from "../../../src/chat/rows";
-import { Store, type Change } from "../../../src/chat/store";
+import { Store, type Change } from "../../../src/chat/store/store";
 import { storeFolder } from "./store-fixture";
 
 describe("the conversation store", () => {

@@ -10,7 +10,7 @@ import { tool } from "../../../src/agent/tool";
 import { asked, newKey } from "../../../src/chat/make";
 import { fileRef, legacyFiles } from "../../../src/protocol/files";
 import { chipsOfOutput } from "../../../src/protocol/sources";
-import { planText, rememberTool } from "../../../src/chat/tools";
+import { planText, rememberTool } from "../../../src/chat/runner/tools";
 import { workspaceTools } from "../../../src/chat/workspace";
 import { answerOf, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 

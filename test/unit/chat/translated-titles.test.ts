@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
-import { EDITED, fork, REGENERATED } from "../../../src/chat/fork";
+import { EDITED, fork, REGENERATED } from "../../../src/chat/panel/fork";
 import { asked, conversation } from "../../../src/chat/make";
-import { forkBefore, RESTORED } from "../../../src/chat/restore";
+import { forkBefore, RESTORED } from "../../../src/chat/panel/restore";
 import { setBundle } from "../../../src/protocol/l10n";
 import { bench, hostOf, type Bench } from "./runner-fixture";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
-import { PanelView, type ViewHost } from "../../../src/chat/view";
+import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { z } from "zod";

@@ -10,7 +10,7 @@ import { constrainedSchema } from "../../../src/agent/constrained";
 import { conforms, fits } from "../../../src/agent/constrained-check";
 import { body } from "../../../src/agent/wire";
 import { factsKey, memoryFacts } from "../../../src/agent/facts";
-import { readFileWith } from "../../../src/chat/tools-read";
+import { readFileWith } from "../../../src/chat/runner/tools-read";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { makeGguf } from "../../../scripts/demo-model/make-gguf.mjs";

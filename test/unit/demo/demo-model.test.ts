@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agent, endpoint, run, type Model, type Piece } from "../../../src/agent";
 import { factsKey, memoryFacts } from "../../../src/agent/facts";
-import { endpointChoices, endpointOf, type EndpointSetting } from "../../../src/chat/catalogue";
+import { endpointChoices, endpointOf, type EndpointSetting } from "../../../src/chat/models/catalogue";
 import { asked } from "../../../src/chat/make";
 import { PendingChanges } from "../../../src/chat/pending/changes";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";

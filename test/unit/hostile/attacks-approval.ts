@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Question } from "../../../src/chat/approval";
+import type { Question } from "../../../src/chat/approval/approval";
 import type { Item } from "../../../src/chat/rows";
 import { describeCall } from "../../../src/chat/workspace/describe";
 import type { Attack, Outcome } from "./attack";

@@ -19,7 +19,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PendingChanges } from "../../../src/chat/pending/changes";
-import { McpPlugin } from "../../../src/chat/plugins";
+import { McpPlugin } from "../../../src/chat/plugins/plugins";
 import type { CommandRules } from "../../../src/chat/workspace/command-rules";
 import { fixPrompt } from "../../../src/chat/workspace/problems";
 import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";

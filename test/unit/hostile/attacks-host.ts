@@ -11,7 +11,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { pluginFetch } from "../../../src/chat/plugins-fetch";
+import { pluginFetch } from "../../../src/chat/plugins/fetch";
 import { fetchPage } from "../../../src/chat/workspace/page";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { countingServer, rebinding, routeThroughProxy, startProxy } from "../chat/proxy-fixture";

@@ -5,9 +5,9 @@
  * computer; the watcher ends every such connection before it leaves.
  */
 import { scripted } from "../../../src/agent/scripted";
-import type { Lookup } from "../../../src/chat/address";
-import { McpPlugin } from "../../../src/chat/plugins";
-import { PanelView } from "../../../src/chat/view";
+import type { Lookup } from "../../../src/chat/net/address";
+import { McpPlugin } from "../../../src/chat/plugins/plugins";
+import { PanelView } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { recordingHost } from "../../fixtures/view-host";
 import { watchConnections, type Attempt } from "../chat/connections";

@@ -10,7 +10,7 @@ import { marked, type Token } from "marked";
 import { spawnLine } from "../../../src/chat/workspace/background";
 import type { CommandRuleBook, CommandRules } from "../../../src/chat/workspace/command-rules";
 import type { Editor } from "../../../src/chat/workspace/editor";
-import { exportMarkdown } from "../../../src/chat/export";
+import { exportMarkdown } from "../../../src/chat/panel/export";
 import { conversation, item } from "../../../src/chat/make";
 import type { Attack, Outcome } from "./attack";
 import { alwaysOnce } from "./attacks-approval";

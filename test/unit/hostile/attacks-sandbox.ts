@@ -13,7 +13,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Tool } from "../../../src/agent/types";
-import { judge } from "../../../src/chat/judge";
+import { judge } from "../../../src/chat/approval/judge";
 import { Jobs, spawnLine } from "../../../src/chat/workspace/background";
 import { runCommandTool, stopCommandTool } from "../../../src/chat/workspace/command";
 import type { Editor } from "../../../src/chat/workspace/editor";

@@ -7,7 +7,7 @@ import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fetchImage, type ImageOptions } from "../../../src/chat/workspace/image";
-import { PanelView, type ViewHost } from "../../../src/chat/view";
+import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, until, type Bench } from "../chat/runner-fixture";
 import { scripted } from "../../../src/agent/scripted";

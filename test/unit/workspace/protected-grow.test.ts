@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { Rules } from "../../../src/chat/approval";
-import { judge } from "../../../src/chat/judge";
+import type { Rules } from "../../../src/chat/approval/approval";
+import { judge } from "../../../src/chat/approval/judge";
 import { approvalsFor } from "../../../src/chat/pending/mode";
 import { gitLayoutIn } from "../../../src/chat/workspace/git-layout";
 import { instructs, protectedPart, protectedPath } from "../../../src/chat/workspace/protected";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { createServer, type AddressInfo, type Server } from "node:net";
-import type { Decision, Rules } from "../../../src/chat/approval";
-import { approveWith, judge, questionOf } from "../../../src/chat/judge";
+import type { Decision, Rules } from "../../../src/chat/approval/approval";
+import { approveWith, judge, questionOf } from "../../../src/chat/approval/judge";
 import { runCommandTool } from "../../../src/chat/workspace/command";
 import type { Sandboxing } from "../../../src/chat/workspace/sandbox";
 import { LINE, spawningEditor } from "../hostile/attacks-sandbox";

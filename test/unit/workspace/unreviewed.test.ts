@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rules } from "../../../src/chat/approval";
-import { judge, questionOf } from "../../../src/chat/judge";
+import type { Rules } from "../../../src/chat/approval/approval";
+import { judge, questionOf } from "../../../src/chat/approval/judge";
 import { definesCommands, runsTests, testFile, unreviewedFor } from "../../../src/chat/workspace/unreviewed";
 import { obey, recordingEditor } from "../hostile/obey";
 import { folder } from "./fixtures";

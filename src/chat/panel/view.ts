@@ -1,0 +1,401 @@
+/**
+ * The side panel's host half: it keeps one panel (a replica) in step with the store through the
+ * protocol — a snapshot when the panel (re)loads, then only the rows that changed and, for Markdown
+ * items, the patches of their changed blocks — and turns the person's actions into rows. No `vscode`
+ * import: the editor fills `ViewHost` (file pickers, links, secrets).
+ */
+import { ItemStreams } from "./blocks";
+import {
+  rowChanged,
+  type FileRef,
+  type HostMessage,
+  type OpenChat,
+  type PanelMessage,
+} from "../../protocol/messages";
+import { fileRef } from "../../protocol/files";
+import { parsePanelMessage } from "../../protocol/validate";
+import { sendAgain } from "./fork";
+import { RestoreQuestions, restoreTo } from "./restore";
+import { Deletions } from "./deletions";
+import { asked, conversation, memory, retried, stopped } from "../make";
+import type { Item, Table } from "../rows";
+import type { Runner } from "../runner/runner";
+import type { Change, Store } from "../store/store";
+import { fetchImage } from "../workspace/image";
+import { PanelContext } from "./context";
+import { deleteAssistant, listed, personAssistants, saveAssistant } from "./assistants";
+import { reason } from "../../protocol/reason";
+
+export type { ViewHost } from "./host";
+import type { ViewHost } from "./host";
+import { t } from "../../protocol/l10n";
+
+/** Items whose text is Markdown, sent as keyed blocks. */
+const MARKDOWN = new Set(["text", "reasoning", "plan"]);
+/** Tables the panel follows whole (items: only the open conversation's). */
+const FOLLOWED: Table[] = ["conversations", "assistants", "skills", "plugins", "memories", "contexts"];
+
+/** A Markdown item's row as the panel gets it: its words travel as blocks, not again in the row. */
+function slim(item: Item): Item {
+  return MARKDOWN.has(item.kind) ? { ...item, text: "" } : item;
+}
+
+export class PanelView {
+  private chat = "";
+  private fresh = true;
+  /** The ids of the model choices the panel holds. */
+  private choiceIds = new Set<string>();
+  private readonly blocks: ItemStreams;
+  private readonly unfollow: Array<() => void> = [];
+  private items?: () => void;
+  private readonly context: PanelContext;
+  private readonly questions: RestoreQuestions;
+  private readonly deletions: Deletions;
+
+  constructor(
+    private readonly store: Store,
+    private readonly runner: Runner | undefined,
+    private readonly host: ViewHost,
+  ) {
+    this.context = new PanelContext(host.context, (message) => host.send(message));
+    this.questions = new RestoreQuestions((message) => host.send(message));
+    this.deletions = new Deletions(store, (rows) => void this.context.forget(rows, store.rows("items")));
+    this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
+    for (const table of FOLLOWED) {
+      this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
+    }
+  }
+
+  /** The conversation the panel shows ("" a new one). */
+  get open(): string {
+    return this.chat;
+  }
+
+  /** Handles a message from the panel; anything malformed is refused without effect. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parsePanelMessage(raw);
+    if (!parsed.ok) {
+      this.host.refused?.(parsed.error);
+      return;
+    }
+    await this.handle(parsed.message);
+  }
+
+  private async handle(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case "ready":
+        return this.snapshot();
+      case "send": {
+        // The references are read now: the message carries what they held when it was sent.
+        const context = await this.context.resolve(m.context ?? []);
+        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant, m.instructions);
+        return;
+      }
+      case "suggest":
+        return this.context.suggest(m.query);
+      case "paste":
+        return this.context.paste(m.name, m.data);
+      case "retry":
+        this.store.put("items", retried(m.chat, m.model));
+        return;
+      case "resend":
+      case "regenerate": {
+        const chat = await sendAgain(this.store, this.host, m);
+        if (chat && chat !== this.chat) this.openChat(chat);
+        return;
+      }
+      case "restoreTo":
+      case "changesSince": {
+        const chat = await restoreTo(this.store, this.host, m, this.questions);
+        if (chat) this.openChat(chat);
+        return;
+      }
+      case "restoreAnswer":
+        return this.questions.answered(m.ask, m.yes);
+      case "stop":
+        this.store.put("items", stopped(m.chat));
+        return;
+      case "decide":
+        if (this.runner) this.runner.decide(m.item, m.yes, m.always);
+        else this.decideRow(m.item, m.yes);
+        return;
+      case "newChat":
+        return this.openChat("");
+      case "openChat":
+        return this.openChat(m.chat);
+      case "rename": {
+        const row = this.store.get("conversations", m.chat);
+        if (row)
+          this.store.put("conversations", { ...row, title: m.title.trim().slice(0, 200) || row.title });
+        return;
+      }
+      case "instructions": {
+        const row = this.store.get("conversations", m.chat);
+        if (row) this.store.put("conversations", { ...row, instructions: m.on });
+        return;
+      }
+      case "deleteChat":
+        return this.deleteChat(m.chat);
+      case "undoDelete":
+        return this.undoDelete(m.chat);
+      case "saveAssistant":
+        // Saved from the panel, a repository's assistant becomes the person's own.
+        return saveAssistant(this.store, this.host, m.assistant);
+      case "deleteAssistant":
+        return deleteAssistant(this.store, this.host, m.id);
+      case "saveSkill":
+        this.store.put("skills", m.skill);
+        return;
+      case "deleteSkill":
+        this.store.delete("skills", m.id);
+        return;
+      case "savePlugin": {
+        const { key, ...rest } = m.plugin;
+        const before = this.store.get("plugins", rest.id);
+        if (key !== undefined) await this.host.pluginKey(rest.id, key);
+        const secret = key === undefined ? (before?.secret ?? false) : key !== "";
+        this.store.put("plugins", { ...rest, secret, status: before?.status ?? "" });
+        return;
+      }
+      case "deletePlugin":
+        await this.host.pluginKey(m.id, "");
+        this.store.delete("plugins", m.id);
+        return;
+      case "forget":
+        this.store.delete("memories", m.id);
+        return;
+      case "remember": {
+        const text = m.text.trim();
+        if (text && this.store.get("assistants", m.agent))
+          this.store.put("memories", memory(m.agent, text, { from: "person", chat: "", title: "" }));
+        return;
+      }
+      case "attach":
+        return this.attach(await this.host.pickFiles());
+      case "drop":
+        return this.attach(await this.host.dropped(m.uris));
+      case "code":
+        return this.host.code(m.action, m.code, m.language);
+      case "openLink":
+        return this.host.openLink(m.url);
+      case "openFile":
+        return this.host.openFile(m.path);
+      case "loadImage":
+        return this.loadImage(m.url);
+      case "search":
+        this.host.send({ type: "found", query: m.query, chats: this.store.search(m.query).map((c) => c.id) });
+        return;
+      case "command":
+        return this.host.command(m.command);
+      case "pendingAction":
+        return this.host.pending?.(m.action, m.path);
+    }
+  }
+
+  /** The person's message: a new conversation when none is open; durable before its run starts. */
+  async send(
+    chat: string,
+    text: string,
+    files: FileRef[],
+    model: string,
+    assistant: string,
+    instructions?: boolean,
+  ): Promise<string> {
+    let id = chat;
+    if (!id || !this.store.get("conversations", id)) {
+      const agent = assistant || this.store.rows("assistants")[0]?.id || "";
+      const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
+      // The switch as the person set it before the conversation existed.
+      this.store.put("conversations", instructions === false ? { ...row, instructions } : row);
+      id = row.id;
+    }
+    if (id !== this.chat) this.openChat(id);
+    // The kind of a file is the host's to say, from its name, whatever the panel sent.
+    const attached = files.map((f) => fileRef(f.path, f.name));
+    await this.store.putDurable("items", asked(text, id, model, attached));
+    return id;
+  }
+
+  /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */
+  private async loadImage(url: string): Promise<void> {
+    let message: HostMessage;
+    try {
+      // Only the https images the renderer shows as placeholders; anything else is not asked for.
+      if (!/^https:\/\//i.test(url)) throw new Error(t("only https images are loaded"));
+      if (this.host.localOnly?.())
+        throw new Error(
+          t("Tandem works locally only (tandem.localOnly): images are not loaded from the network."),
+        );
+      message = { type: "image", url, data: await fetchImage(url, this.host.images) };
+    } catch (error) {
+      message = { type: "image", url, error: reason(error) };
+    }
+    this.host.send(message);
+  }
+
+  private decideRow(key: string, yes: boolean): void {
+    const row = this.store.get("items", key);
+    if (row?.kind === "call" && row.state === "approval") {
+      this.store.put("items", { ...row, state: yes ? "approved" : "declined" });
+    }
+  }
+
+  /** Adds files to the composer (the editor's picker, the Explorer's menu, a drop). */
+  attach(files: FileRef[]): void {
+    if (files.length) this.host.send({ type: "attached", files });
+  }
+
+  /** Shows the conversation `chat` ("" a new one) and follows its items. */
+  openChat(chat: string): void {
+    this.show(chat);
+    this.host.send({ type: "opened", ...this.openChatState() });
+    this.offers();
+  }
+
+  /** Follows the items of `chat` ("" none) from now on. */
+  private show(chat: string): void {
+    // The panel shows the transcript anew: a restore question it showed is gone from it.
+    this.questions.cancel();
+    this.fresh = false;
+    this.items?.();
+    this.blocks.dropAll();
+    this.chat = chat;
+    this.items = chat
+      ? this.store.follow({ table: "items", where: { chat } }, (change) => this.itemChanged(change))
+      : undefined;
+  }
+
+  private openChatState(): OpenChat {
+    const items = this.chat ? this.store.items(this.chat) : [];
+    const blocks: OpenChat["blocks"] = {};
+    for (const item of items) {
+      if (!MARKDOWN.has(item.kind)) continue;
+      const stream = this.blocks.stream(item.id);
+      stream.update(item.text);
+      if (item.done) stream.end();
+      blocks[item.id] = stream.blocks();
+    }
+    return { chat: this.chat, items: items.map(slim), blocks };
+  }
+
+  /** Everything the panel shows, for a panel that (re)loads. */
+  async snapshot(): Promise<void> {
+    const [choices, model, repository, person] = await Promise.all([
+      this.host.choices(),
+      this.host.defaultModel(),
+      this.host.assistants?.().catch(() => []) ?? [],
+      personAssistants(this.host),
+    ]);
+    this.choiceIds = new Set(choices.map((c) => c.id));
+    // One the person saved under a repository assistant's id is theirs now: it is listed once.
+    const assistants = listed(this.store.rows("assistants"), person, repository);
+    if (this.chat && !this.store.get("conversations", this.chat)) this.chat = "";
+    // A panel that opens for the first time (a new window, a reload) goes on with the latest conversation.
+    if (this.fresh && !this.chat) this.chat = this.store.conversations()[0]?.id ?? "";
+    // The snapshot carries the open conversation: it is rendered and sent once.
+    this.show(this.chat);
+    const running = this.store
+      .conversations()
+      .filter((c) => this.runner?.running(c.id))
+      .map((c) => c.id);
+    this.host.send({
+      type: "snapshot",
+      ...this.openChatState(),
+      conversations: this.store.conversations(),
+      assistants,
+      skills: this.store.rows("skills"),
+      plugins: this.store.rows("plugins"),
+      memories: this.store.rows("memories"),
+      contexts: this.store.rows("contexts"),
+      choices,
+      running,
+      configured: choices.length > 0 || model !== "",
+      restore: this.host.restoreFilesTo !== undefined,
+      assistant: this.store.rows("assistants")[0]?.id ?? "",
+      model,
+    });
+    this.offers();
+  }
+
+  private rowChanged(change: Change): void {
+    this.host.send(rowChanged(change.table, change.key, change.row));
+  }
+
+  private itemChanged(change: Change<"items">): void {
+    const row = change.row;
+    if (!row) {
+      this.blocks.drop(change.key);
+      this.host.send({ type: "rows", table: "items", put: [], delete: [change.key] });
+      return;
+    }
+    const before = change.before;
+    if (MARKDOWN.has(row.kind)) {
+      // Only the row's other fields travel as a row (its words go as blocks); the panel must know the
+      // item before its first patch, so a new row goes first, and a finished one after its last patch.
+      const changedBesideText =
+        !before ||
+        before.done !== row.done ||
+        before.state !== row.state ||
+        before.name !== row.name ||
+        before.usage !== row.usage;
+      const slimmed = slim(row);
+      if (changedBesideText && !row.done)
+        this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
+      const stream = this.blocks.stream(row.id);
+      this.blocks.sender(row.id).push(stream.update(row.text));
+      if (row.done) {
+        this.blocks.sender(row.id).push(stream.end());
+        this.blocks.sender(row.id).flush();
+        if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
+      }
+      return;
+    }
+    this.host.send({ type: "rows", table: "items", put: [row], delete: [] });
+    if (row.kind === "call" && row.state === "approval") this.offer(row.id);
+  }
+
+  /** Tells the panel what "Always allow" would allow for a call waiting for the person (nothing: not offered). */
+  private offer(id: string): void {
+    this.host.send({ type: "offer", item: id, always: this.runner?.offer(id) ?? "" });
+  }
+
+  /** Tells the offers of the open conversation's calls waiting for the person (after a snapshot or opening). */
+  private offers(): void {
+    if (!this.chat) return;
+    for (const item of this.store.items(this.chat)) {
+      if (item.kind === "call" && item.state === "approval") this.offer(item.id);
+    }
+  }
+
+  /** Deletes a conversation; it can be brought back for a few seconds. */
+  private deleteChat(chat: string): void {
+    if (this.deletions.delete(chat) && this.chat === chat) this.openChat("");
+  }
+
+  private undoDelete(chat: string): void {
+    if (this.deletions.undo(chat)) this.openChat(chat);
+  }
+
+  /** Sends the model choices again (the person's endpoints changed): the panel's lists follow. */
+  async refreshChoices(): Promise<void> {
+    const choices = await this.host.choices();
+    const gone = [...this.choiceIds].filter((id) => !choices.some((c) => c.id === id));
+    this.choiceIds = new Set(choices.map((c) => c.id));
+    this.host.send({ type: "rows", table: "choices", put: choices, delete: gone });
+  }
+
+  /** Tells the panel that a conversation's run started or ended. */
+  running(chat: string, running: boolean): void {
+    this.host.send({ type: "running", chat, running });
+  }
+
+  dispose(): void {
+    // A closed panel cannot be answered in: its question is answered no.
+    this.questions.cancel();
+    for (const stop of this.unfollow) stop();
+    this.items?.();
+    this.blocks.dropAll();
+    // A panel closed within the undo window makes its deletions final.
+    this.deletions.finishAll();
+  }
+}

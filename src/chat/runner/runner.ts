@@ -1,0 +1,269 @@
+/**
+ * The runner (`serveConversations`): answers every unanswered message in the background, one at a time in a
+ * conversation and conversations side by side. It follows the store, not any view: a closed panel
+ * does not stop a run, and a new runner on the same store goes on where the last one was cut off
+ * (see recover.ts). A "stop" item ends the conversation's run, keeping what it wrote; a
+ * "retry" item answers the last message again below the old answer.
+ *
+ * Using it:
+ *   const runner = serveConversations(store, { model: (id) => modelOf(id), tools: (a) => toolsFor(a), approve: ask });
+ *   store.put("items", asked("Hello", chat));   // the runner answers it
+ *   runner.decide(callKey, true, true);         // the person's decision from the panel ("always")
+ *   await runner.close();                        // before store.close()
+ * A store opened as a reader does not run anything: call `start()` again once it is writable
+ * (the store's `onWritable`).
+ */
+import type { Attached } from "../../agent/attachments";
+import { reason } from "../../agent/perform";
+import { assistant, decided, newKey, stopped } from "../make";
+import type { Item } from "../rows";
+import type { Change, Store } from "../store/store";
+import type { Allowance } from "../approval/judge";
+import { answer, givenBy, type After, type Offer, type Runs } from "./answer";
+import type { RunnerHost } from "./host";
+import { nextWork, type Work } from "./history";
+import { recover, type Recovered } from "./recover";
+import { t } from "../../protocol/l10n";
+
+/** How many earlier messages' attachments are kept read. */
+const GIVEN_KEPT = 32;
+
+/** The background runner of one store. */
+export class Runner {
+  private started = false;
+  private ending = false;
+  private unfollow: (() => void) | null = null;
+  /** Each conversation's loop while it answers. */
+  private readonly loops = new Map<string, Promise<void>>();
+  /** Each conversation's run that is going on, to stop it. */
+  private readonly halts = new Map<string, AbortController>();
+  /** Conversations whose stop came while their loop was starting: its first run stops at once. */
+  private readonly stopNext = new Set<string>();
+  /** Items this runner took as work: never answered twice. */
+  private readonly taken = new Set<string>();
+  private readonly allowed = new Map<string, Allowance>();
+  /** What "always" offers and grants for each call waiting for the person (the engine's offer). */
+  private readonly asking = new Map<string, Offer>();
+  private readonly given = new Map<string, Promise<Attached>>();
+  private readonly runs: Runs;
+  /** What runs left to do after they ended (titles), going on beside the next runs. */
+  private readonly after = new Set<Promise<void>>();
+  /** Aborts what is left to do after runs when the runner closes. */
+  private readonly closed = new AbortController();
+  /** What recovery found when the runner started (empty before). */
+  recovered: Recovered = { interrupted: [], closed: 0 };
+
+  constructor(
+    readonly store: Store,
+    readonly host: RunnerHost,
+  ) {
+    this.runs = {
+      store,
+      host,
+      allowed: (chat) => this.allowedFor(chat),
+      asking: this.asking,
+      given: (user) => this.givenOf(user),
+      closing: () => this.ending,
+      summaries: new Map(),
+    };
+  }
+
+  /**
+   * Makes the first assistant when there is none (the host's, else "Tandem"), marks what a crash
+   * left half done, then answers every message waiting and follows the store for new ones. False
+   * when it cannot start (already started, closed, or the store only reads).
+   */
+  start(): boolean {
+    if (this.started || this.ending || !this.store.writable) return false;
+    this.started = true;
+    if (this.store.count("assistants") === 0) {
+      this.write(() => this.store.put("assistants", this.host.assistant ?? assistant(newKey(), "Tandem")));
+    }
+    this.recovered = recover(this.store);
+    this.unfollow = this.store.follow({ table: "items" }, (change) => this.seen(change));
+    const chats = new Set<string>();
+    for (const i of this.store.rows("items")) {
+      if ((i.kind === "user" || i.kind === "retry") && !i.done) chats.add(i.chat);
+    }
+    for (const chat of chats) this.wake(chat);
+    return true;
+  }
+
+  /** True while a run of `chat` is going on. */
+  running(chat: string): boolean {
+    return this.halts.has(chat);
+  }
+
+  /** The conversations whose run is going on. */
+  runningChats(): string[] {
+    return [...this.halts.keys()];
+  }
+
+  /**
+   * The person's decision on the call item `key` waiting for approval: yes or no, and `always` to
+   * allow what the question offered (this tool, or this host) for the rest of the conversation;
+   * where it offered nothing (a command, a protected path) it is a yes for this call only. False
+   * when the call is not waiting (another answer came first).
+   */
+  decide(key: string, yes: boolean, always = false): boolean {
+    const row = this.store.get("items", key);
+    if (!row || row.kind !== "call" || row.state !== "approval") return false;
+    if (yes && always) this.asking.get(key)?.grant();
+    this.store.put("items", decided(row, yes));
+    return true;
+  }
+
+  /** The label of what "Always allow" would allow for the call `key` waiting for the person; "" none. */
+  offer(key: string): string {
+    return this.asking.get(key)?.always ?? "";
+  }
+
+  /** Lets the tool `name` run without asking in the conversation `chat` (never past a protected path or a command). */
+  allow(chat: string, name: string): void {
+    this.allowedFor(chat).tools.add(name);
+  }
+
+  /** Asks the run of `chat` to stop (a "stop" item, as the panel writes it). */
+  stop(chat: string): void {
+    this.store.put("items", stopped(chat));
+  }
+
+  /** Resolves once no conversation has a run going on or waiting, nor anything left after one (a title). */
+  async idle(): Promise<void> {
+    while (this.loops.size || this.after.size) await Promise.all([...this.loops.values(), ...this.after]);
+  }
+
+  /**
+   * Stops following the store and ends the runs going on; what they wrote stays, marked
+   * interrupted so the person can retry. Call it before closing the store.
+   */
+  async close(): Promise<void> {
+    this.ending = true;
+    this.unfollow?.();
+    this.unfollow = null;
+    for (const halt of this.halts.values()) halt.abort();
+    this.closed.abort();
+    await this.idle();
+  }
+
+  private allowedFor(chat: string): Allowance {
+    let allowed = this.allowed.get(chat);
+    if (!allowed) this.allowed.set(chat, (allowed = { tools: new Set(), hosts: new Set() }));
+    return allowed;
+  }
+
+  private givenOf(user: Item): Promise<Attached> {
+    let given = this.given.get(user.id + JSON.stringify(user.files));
+    if (!given) {
+      given = givenBy(this.host, user);
+      this.given.set(user.id + JSON.stringify(user.files), given);
+      if (this.given.size > GIVEN_KEPT) this.given.delete(this.given.keys().next().value!);
+    }
+    return given;
+  }
+
+  private seen(change: Change): void {
+    const row = change.row as Item | null;
+    if (!row || row.done) return;
+    // Acted on after the put that told it, so every view sees that change before the runner's.
+    if (row.kind === "user" || row.kind === "retry") queueMicrotask(() => this.wake(row.chat));
+    else if (row.kind === "stop") queueMicrotask(() => this.stopSeen(row.id));
+  }
+
+  private stopSeen(key: string): void {
+    const row = this.store.get("items", key);
+    if (!row || row.done || this.ending) return;
+    const halt = this.halts.get(row.chat);
+    if (halt) halt.abort();
+    else if (this.loops.has(row.chat)) this.stopNext.add(row.chat);
+    this.write(() => this.store.put("items", { ...row, done: true }));
+  }
+
+  private wake(chat: string): void {
+    if (this.ending || this.loops.has(chat)) return;
+    const loop = this.loop(chat).finally(() => {
+      this.loops.delete(chat);
+      this.stopNext.delete(chat);
+    });
+    this.loops.set(chat, loop);
+  }
+
+  /** Answers the work of `chat`, one piece after another, until there is none. */
+  private async loop(chat: string): Promise<void> {
+    // Starts after `wake` has noted the loop, so a new message meanwhile finds it.
+    await null;
+    for (;;) {
+      if (this.ending || !this.store.writable) return;
+      const work = nextWork(this.store.items(chat), this.taken);
+      if (!work) return;
+      this.taken.add(work.item.id);
+      if (!(await this.answer(work))) return;
+    }
+  }
+
+  /** Answers one piece of work; false when the store refused a write (the loop ends). */
+  private async answer(work: Work): Promise<boolean> {
+    const chat = work.item.chat;
+    if (work.user.kind !== "user") {
+      // A retry with no message before it asks nothing.
+      return this.write(() => this.store.put("items", { ...work.item, done: true }));
+    }
+    const halt = new AbortController();
+    if (this.stopNext.delete(chat)) halt.abort();
+    this.halts.set(chat, halt);
+    this.tell(chat, true);
+    let after: After | undefined;
+    try {
+      // The person's message is on disk before its answer starts.
+      await this.store.flush();
+      after = await answer(this.runs, work, halt);
+      return true;
+    } catch (error) {
+      this.problem(t("The answer in a conversation could not be written: {0}", reason(error)));
+      return false;
+    } finally {
+      this.halts.delete(chat);
+      this.tell(chat, false);
+      // Told first that the run ended; the title is asked beside the next message's run, not before it.
+      if (after) this.later(after);
+    }
+  }
+
+  /** Does what a run left to do, beside the runs that follow it; `idle` and `close` wait for it. */
+  private later(after: After): void {
+    const done: Promise<void> = after(this.closed.signal)
+      .catch((error: unknown) => this.problem(t("Naming a conversation failed: {0}", reason(error))))
+      .finally(() => this.after.delete(done));
+    this.after.add(done);
+  }
+
+  private tell(chat: string, running: boolean): void {
+    try {
+      this.host.running?.(chat, running);
+    } catch (error) {
+      console.error("Tandem: telling a run's state failed:", error);
+    }
+  }
+
+  private write(put: () => void): boolean {
+    try {
+      put();
+      return true;
+    } catch (error) {
+      this.problem(t("A conversation could not be written: {0}", reason(error)));
+      return false;
+    }
+  }
+
+  private problem(text: string): void {
+    if (this.host.problem) this.host.problem(text);
+    else console.error(`Tandem: ${text}`);
+  }
+}
+
+/** Starts the runner of `store` (see the top of this file) and returns it. */
+export function serveConversations(store: Store, host: RunnerHost): Runner {
+  const runner = new Runner(store, host);
+  runner.start();
+  return runner;
+}
