@@ -1,8 +1,8 @@
 import vscode = require("vscode");
-import type { CommandBook, Decision, Question, Setting } from "../chat/approval/approval";
-import { personValue } from "../chat/assistants/settings";
-import { rulesOf, type CommandRules } from "../chat/workspace/command-rules";
-import { approvalsFor } from "../chat/pending/mode";
+import type { CommandBook, Decision, Question, Setting } from "../chat/approval";
+import { personValue } from "../chat/assistants";
+import { rulesOf, type CommandRules } from "../chat/workspace";
+import { approvalsFor } from "../chat/pending";
 import { settings } from "./settings";
 
 /**

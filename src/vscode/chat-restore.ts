@@ -14,7 +14,7 @@ import {
   messageOf,
   sessionCheckpoints,
   type ChatCheckpoint,
-} from "../chat/checkpoints/chat-view";
+} from "../chat/checkpoints";
 import type { Item } from "../chat/rows";
 import type { CheckpointReview } from "./checkpoints";
 import { reason } from "../protocol/reason";

@@ -7,12 +7,17 @@
  */
 import { join } from "node:path";
 import vscode = require("vscode");
-import type { Since, TurnCheckpoints } from "../chat/checkpoints/turns";
-import { keptChats } from "../chat/checkpoints/chat-view";
-import { neededChats, Waiting } from "../chat/checkpoints/forks";
-import { reasonText, restoreQuestion, unsavedAmong } from "../chat/checkpoints/words";
+import type { Since, TurnCheckpoints } from "../chat/checkpoints";
+import {
+  keptChats,
+  neededChats,
+  Waiting,
+  reasonText,
+  restoreQuestion,
+  unsavedAmong,
+} from "../chat/checkpoints";
 import type { Item } from "../chat/rows";
-import type { Store } from "../chat/store/store";
+import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
 import { core } from "./core";
 import type { PendingReview } from "./pending";

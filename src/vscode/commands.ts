@@ -1,7 +1,7 @@
 import vscode = require("vscode");
 import type { Models } from "./models";
 import { VENDOR } from "./models";
-import { originOf, storeKey } from "../chat/models/bound-key";
+import { originOf, storeKey } from "../chat/models";
 import { endpointSettings, keyName, keySetAgain, ENV_ENDPOINT } from "./settings";
 
 /** What the commands reach: the models, and the side panel (once the panel part is wired). */

@@ -6,12 +6,7 @@
  * while they run, so Tandem follows those from activation on and keeps the latest one's tail.
  */
 import vscode = require("vscode");
-import type {
-  EditorContext,
-  EditorSelection,
-  EditorSymbol,
-  TerminalOutput,
-} from "../chat/panel/context-refs";
+import type { EditorContext, EditorSelection, EditorSymbol, TerminalOutput } from "../chat/panel";
 import { workspaceFolders, workspaceRoot } from "./conversations";
 import { core } from "./core";
 

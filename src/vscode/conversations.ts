@@ -1,21 +1,20 @@
 import vscode = require("vscode");
 import type { Tool } from "../agent/types";
-import type { RunnerHost } from "../chat/runner/host";
-import type { Runner } from "../chat/runner/runner";
-import type { Store } from "../chat/store/store";
+import type { RunnerHost, Runner } from "../chat/runner";
+import type { Store } from "../chat/store";
 import type { Assistant, Item } from "../chat/rows";
-import type { Question } from "../chat/approval/approval";
+import type { Question } from "../chat/approval";
 import { argsOf } from "../protocol/args";
-import type { PersonKept } from "../chat/panel/assistants";
+import type { PersonKept } from "../chat/panel";
 import { join } from "node:path";
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import type { VsCodeEditor } from "./editor";
-import type { PendingList } from "../chat/pending/reviewed";
+import type { PendingList } from "../chat/pending";
 import type { Models } from "./models";
 import { settings } from "./settings";
 import type { Status } from "./status";
 import { core } from "./core";
-import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/approval/tool-groups";
+import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/approval";
 
 /** The conversations of this workspace: their store and the runner that answers them. */
 export interface Opened {

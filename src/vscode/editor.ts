@@ -10,19 +10,19 @@ import type {
   Proposal,
   Ran,
   EditVerdict,
-} from "../chat/workspace/editor";
+} from "../chat/workspace";
 import {
   jailLine,
   spawnLine,
   type Background,
   type Listener,
   type Running,
-} from "../chat/workspace/background";
-import { commandEnv } from "../chat/workspace/command-env";
+  commandEnv,
+} from "../chat/workspace";
 import { gitDiff } from "./git";
 import * as language from "./language";
 import type { PendingReview } from "./pending";
-import type { PendingList } from "../chat/pending/reviewed";
+import type { PendingList } from "../chat/pending";
 import { settings } from "./settings";
 
 const PROPOSALS = "tandem-proposal";

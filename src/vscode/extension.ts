@@ -27,7 +27,7 @@ import { registerProvider } from "./provider";
 import { registerQuickFix } from "./quickfix";
 import { reportIgnoredSettings } from "./settings";
 import { Status } from "./status";
-import type { Store } from "../chat/store/store";
+import type { Store } from "../chat/store";
 import { setBundle } from "../protocol/l10n";
 import { logged } from "./failures";
 

@@ -4,7 +4,7 @@
  * uses are typed here.
  */
 import vscode = require("vscode");
-import type { DiffOf } from "../chat/workspace/editor";
+import type { DiffOf } from "../chat/workspace";
 
 /** One changed file, as the git API lists it. */
 interface Change {

@@ -3,7 +3,7 @@
  * definitions, references and symbols, as the core's plain records.
  */
 import vscode = require("vscode");
-import type { CodeSymbol, Place, Problem, Severity } from "../chat/workspace/editor";
+import type { CodeSymbol, Place, Problem, Severity } from "../chat/workspace";
 
 /** How long the problems of a just-written file are waited for at most. */
 const SETTLE_MS = 5000;

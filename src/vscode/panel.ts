@@ -1,9 +1,7 @@
-import type { PersonKept } from "../chat/panel/assistants";
+import type { PersonKept, PanelView, ViewHost, ContextHost } from "../chat/panel";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
-import type { PanelView, ViewHost } from "../chat/panel/view";
-import type { ContextHost } from "../chat/panel/context";
 import { fileRef, type FileRef } from "../protocol/files";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";

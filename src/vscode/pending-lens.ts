@@ -3,7 +3,7 @@
  * line), and the changed lines marked as the diff editor marks added ones.
  */
 import vscode = require("vscode");
-import type { PendingChanges } from "../chat/pending/changes";
+import type { PendingChanges } from "../chat/pending";
 import { core } from "./core";
 
 /** What the lenses need of the pending changes. */

@@ -6,10 +6,8 @@
  */
 import { join } from "node:path";
 import vscode = require("vscode");
-import type { Action, Files, Pending, PendingChanges } from "../chat/pending/changes";
-import type { Hunk } from "../chat/pending/diff";
-import type { EditsMode } from "../chat/pending/mode";
-import type { EditVerdict } from "../chat/workspace/editor";
+import type { Action, Files, Pending, PendingChanges, Hunk, EditsMode } from "../chat/pending";
+import type { EditVerdict } from "../chat/workspace";
 import type { PendingFile } from "../protocol/messages";
 import { core } from "./core";
 import { logged } from "./failures";

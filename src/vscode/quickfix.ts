@@ -3,7 +3,7 @@
  * with the problem, where it is and the lines around it, as the person's message.
  */
 import vscode = require("vscode");
-import type { Severity } from "../chat/workspace/editor";
+import type { Severity } from "../chat/workspace";
 import { core } from "./core";
 
 /** Lines shown before and after the problem's range. */

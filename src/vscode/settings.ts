@@ -1,5 +1,5 @@
 import vscode = require("vscode");
-import { ENV_ENDPOINT, KeyChooser, originOf, type KeyToSend } from "../chat/models/bound-key";
+import { ENV_ENDPOINT, KeyChooser, originOf, type KeyToSend } from "../chat/models";
 import {
   IgnoredReports,
   personSettingsIn,
@@ -9,10 +9,10 @@ import {
   stricterLimit,
   type Ignored,
   type PersonSetting,
-} from "../chat/assistants/settings";
-import { editsModeOf } from "../chat/pending/mode";
+} from "../chat/assistants";
+import { editsModeOf } from "../chat/pending";
 
-export { ENV_ENDPOINT, keyName } from "../chat/models/bound-key";
+export { ENV_ENDPOINT, keyName } from "../chat/models";
 
 /** An OpenAI-compatible endpoint as the person configured it (its key lives in SecretStorage). */
 export interface EndpointSetting {

@@ -6,12 +6,10 @@
 import type { Tool } from "../../agent/types";
 import { t } from "../../protocol/l10n";
 import type { Item } from "../rows";
-import type { Store } from "../store/store";
-import type { CommandRuleBook } from "../workspace/command-rules";
-import type { Folder } from "../workspace/folders";
-import type { Sandboxing } from "../workspace/sandbox";
+import type { Store } from "../store";
+import type { CommandRuleBook, Folder, Sandboxing } from "../workspace";
 import { listed, names } from "./tool-lists";
-import { ALWAYS_ASK } from "../workspace/tools";
+import { ALWAYS_ASK } from "../workspace";
 import { reason } from "../../protocol/reason";
 
 export { listed, names };

@@ -18,15 +18,25 @@ import {
   type ApprovalVerdict,
 } from "./approval";
 import { ownText } from "./quoted";
-import type { CommandJudgement } from "../workspace/command-rules";
-import { judgeCommandInFolders } from "../workspace/command-where";
-import { described, oneLine } from "../workspace/describe";
-import { place, type Folder, type Placed } from "../workspace/folders";
-import { instructs, protectedIn } from "../workspace/protected";
-import { toolKeysWritten } from "../workspace/protected-keys";
-import { permitNetwork, sandboxing, type Sandboxing } from "../workspace/sandbox";
-import { shownIn, unreviewedFor, type Reviewing } from "../workspace/unreviewed";
-import { visible } from "../workspace/visible";
+import type { CommandJudgement } from "../workspace";
+import {
+  judgeCommandInFolders,
+  described,
+  oneLine,
+  place,
+  type Folder,
+  type Placed,
+  instructs,
+  protectedIn,
+  toolKeysWritten,
+  permitNetwork,
+  sandboxing,
+  type Sandboxing,
+  shownIn,
+  unreviewedFor,
+  type Reviewing,
+  visible,
+} from "../workspace";
 import { t } from "../../protocol/l10n";
 import { hostOf } from "../../protocol/url-host";
 

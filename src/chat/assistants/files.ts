@@ -11,8 +11,8 @@ import { reason } from "../../agent/perform";
 import { readCapped, type Skipped } from "./instructions";
 import type { Assistant } from "../rows";
 import { frontMatter } from "./skills";
-import { inside } from "../workspace/paths";
-import { readReviewed, type PendingList } from "../pending/reviewed";
+import { inside } from "../workspace";
+import { readReviewed, type PendingList } from "../pending";
 
 /** The folder of a workspace folder that holds its assistants. */
 export const ASSISTANTS_FOLDER = ".tandem/assistants";

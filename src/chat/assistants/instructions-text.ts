@@ -5,7 +5,7 @@
 import { instructionLimits, readInstructions, type InstructionFile, type Instructions } from "./instructions";
 import type { InstructionNote, Item } from "../rows";
 import { argText } from "../../protocol/args";
-import type { PendingList } from "../pending/reviewed";
+import type { PendingList } from "../pending";
 
 /** The paths in play in `items`: the files attached to messages and the `path` of every tool call. */
 export function inPlayOf(items: readonly Item[]): string[] {

@@ -11,10 +11,8 @@ import { isAbsolute, posix, relative, resolve, sep } from "node:path";
 import { reason } from "../../agent/perform";
 import { openRegular } from "../../agent/regular";
 import { frontMatter } from "./skills";
-import { globTest } from "../workspace/glob";
-import { nameFolders } from "../workspace/folders";
-import { inside, within } from "../workspace/paths";
-import { heldNote, readReviewed, type PendingList } from "../pending/reviewed";
+import { globTest, nameFolders, inside, within } from "../workspace";
+import { heldNote, readReviewed, type PendingList } from "../pending";
 
 /** How much of the project's instructions is given, in bytes. */
 export const INSTRUCTION_LIMITS = {

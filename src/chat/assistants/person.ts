@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { assistantRow, type Assistant } from "../rows";
-import { writeAtomic } from "../store/file";
+import { writeAtomic } from "../store";
 
 /** The prefix of a person's assistant's id: `user:` and the id it was made with. */
 export const PERSON = "user:";

@@ -9,10 +9,10 @@ import path from "node:path";
 import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Skill } from "../rows";
-import type { Grouped } from "../approval/tool-groups";
+import type { Grouped } from "../approval";
 import { reason as thrown } from "../../agent/perform";
-import { named, type Folder } from "../workspace/folders";
-import { reviewedText, type PendingList } from "../pending/reviewed";
+import { named, type Folder } from "../workspace";
+import { reviewedText, type PendingList } from "../pending";
 
 /** The folders of the workspace skills are read from, in this order. */
 export const SKILL_FOLDERS = [".github/skills", ".claude/skills"];

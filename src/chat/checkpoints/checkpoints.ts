@@ -33,7 +33,7 @@ import type { Ignore } from "./scan";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
 import { versionOf, type Version } from "./version";
-import { tryLock, type Lock } from "../store/lock";
+import { tryLock, type Lock } from "../store";
 import type { Options, Restored, Step } from "./shapes";
 
 export type { Options, Restored, Step } from "./shapes";

@@ -7,9 +7,9 @@
  */
 import { reason } from "../../protocol/reason";
 import { t } from "../../protocol/l10n";
-import { PERSON } from "../assistants/person";
+import { PERSON } from "../assistants";
 import type { Assistant } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 import type { ViewHost } from "./host";
 
 /** Where the person's own assistants for every workspace are kept (absent: the panel offers none). */

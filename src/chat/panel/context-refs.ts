@@ -17,9 +17,7 @@ import { NotRegularError, openRegular } from "../../agent/regular";
 import type { Attachment } from "../../agent/types";
 import { fileRef, type FileRef } from "../../protocol/files";
 import type { ContextRef } from "../../protocol/messages";
-import { MAX_IMAGE_BYTES, rasterType } from "../workspace/image";
-import { nameFolders, placesOf } from "../workspace/folders";
-import { inside } from "../workspace/paths";
+import { MAX_IMAGE_BYTES, rasterType, nameFolders, placesOf, inside } from "../workspace";
 import { t } from "../../protocol/l10n";
 import { reason } from "../../protocol/reason";
 

@@ -3,7 +3,7 @@
  * few seconds, then the deletion is final (and what only it used, such as kept context files, goes).
  */
 import type { Item, Rows } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 
 /** How long a deleted conversation can be brought back. */
 const UNDO_MS = 10_000;

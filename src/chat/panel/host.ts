@@ -3,7 +3,7 @@ import type { CodeAction, FileRef, HostMessage, PanelCommand, PendingAction } fr
 import type { Assistant, Choice, Item } from "../rows";
 import type { PersonKept } from "./assistants";
 import type { ContextHost } from "./context";
-import type { ImageOptions } from "../workspace/image";
+import type { ImageOptions } from "../workspace";
 
 /** What the panel's host half needs from the editor. */
 export interface ViewHost {

@@ -9,7 +9,7 @@ import type { HostMessage, PanelMessage } from "../../protocol/messages";
 import { copiedBefore } from "./fork";
 import { conversation } from "../make";
 import type { Item } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 import type { ViewHost } from "./host";
 import { reason } from "../../protocol/reason";
 

@@ -10,7 +10,7 @@
 import { mkdir, readFile, realpath, rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { writeAtomic } from "../store/file";
+import { writeAtomic } from "../store";
 import { hunksOf, keepHunk, listing, undoHunk, type Hunk } from "./diff";
 import { t } from "../../protocol/l10n";
 

@@ -5,8 +5,8 @@
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Editor, NewFile, Proposal, EditVerdict } from "../workspace/editor";
-import { binary } from "../workspace/lines";
+import type { Editor, NewFile, Proposal, EditVerdict } from "../workspace";
+import { binary } from "../workspace";
 import type { Files, PendingChanges } from "./changes";
 import type { EditsMode } from "./mode";
 

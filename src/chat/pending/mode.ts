@@ -2,8 +2,8 @@
  * The person's choice of how the agent's edits are written (`tandem.edits.mode`), and what it
  * means for approval. Light on purpose: the editor layer reads it at activation.
  */
-import type { Setting } from "../approval/approval";
-import { listed } from "../approval/tool-lists";
+import type { Setting } from "../approval";
+import { listed } from "../approval";
 
 /** How the agent's edits are written: applied at once as pending changes, or asked about first. */
 export type EditsMode = "pending" | "ask";

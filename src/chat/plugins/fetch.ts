@@ -6,8 +6,7 @@
 
 import type http from "node:http";
 import { Readable } from "node:stream";
-import { checkPublic, type AddressOptions } from "../net/address";
-import { pinnedRequest, proxyNote, type Connect } from "../net/pinned";
+import { checkPublic, type AddressOptions, pinnedRequest, proxyNote, type Connect } from "../net";
 
 /** A fetch bound to one plugin's sockets; `close` ends them. */
 export interface PluginFetch {

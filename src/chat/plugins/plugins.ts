@@ -17,7 +17,7 @@ import { scrub } from "../../agent/scrub";
 import type { Tool } from "../../agent/types";
 import { argsOf } from "../../protocol/args";
 import { isIP } from "node:net";
-import { AddressError, bareHost, checkPublic, kindOf } from "../net/address";
+import { AddressError, bareHost, checkPublic, kindOf } from "../net";
 import { pluginFetch, type PluginFetch } from "./fetch";
 import { distinctNames, parametersOf, resultText, toolNames } from "./result";
 import { commandLine, isStdio, type HttpSource, type PluginSource, type StdioSource } from "./source";

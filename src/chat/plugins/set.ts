@@ -11,13 +11,13 @@
 
 import { createHash } from "node:crypto";
 import type { Tool } from "../../agent/types";
-import type { Lookup } from "../net/address";
+import type { Lookup } from "../net";
 import { McpPlugin, type PluginLimits } from "./plugins";
 import { distinctNames } from "./result";
 import { isStdio, sourceOf, type PluginSource } from "./source";
 import { secretKey, type Assistant, type Plugin, type Secrets } from "../rows";
-import type { Store } from "../store/store";
-import { visible } from "../workspace/visible";
+import type { Store } from "../store";
+import { visible } from "../workspace";
 import { reason } from "../../protocol/reason";
 
 /** What the editor decides for the plugins; each is asked again at every run. */

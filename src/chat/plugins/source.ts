@@ -4,7 +4,7 @@
  */
 
 import type { Plugin } from "../rows";
-import type { Lookup } from "../net/address";
+import type { Lookup } from "../net";
 
 /** An MCP server at an http(s) address. The key comes from the editor's secrets, never a row. */
 export interface HttpSource {

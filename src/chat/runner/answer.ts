@@ -9,11 +9,19 @@ import { attach, documentsOf, type Attached } from "../../agent/attachments";
 import { reason } from "../../agent/perform";
 import { run } from "../../agent/run";
 import { READ_FILE, type Attachment, type Model, type Tool } from "../../agent/types";
-import { allowedTool, offered, type Rules } from "../approval/approval";
-import { asRepository, REPOSITORY } from "../assistants/files";
-import type { Allowance } from "../approval/judge";
-import { nameFolders } from "../workspace/folders";
-import { personAssistant } from "../assistants/person";
+import { allowedTool, offered, type Rules } from "../approval";
+import {
+  asRepository,
+  REPOSITORY,
+  personAssistant,
+  instructionLimits,
+  readInstructions,
+  type Instructions,
+  inPlayOf,
+  notesOf,
+} from "../assistants";
+import type { Allowance } from "../approval";
+import { nameFolders } from "../workspace";
 import type { Assistant, Item } from "../rows";
 import { approval } from "./approve";
 import type { RunnerHost } from "./host";
@@ -29,12 +37,10 @@ import {
 } from "./condense";
 import type { FileRef } from "../../protocol/files";
 import { historyBefore, type Work } from "./history";
-import { instructionLimits, readInstructions, type Instructions } from "../assistants/instructions";
-import { inPlayOf, notesOf } from "../assistants/instructions-text";
 import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./items";
 import { Tally } from "./usage";
 import { noticing } from "./window-notice";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 import { chatTools, memoriesOf, planOf } from "./tools";
 import { fit, openedBy, type Words } from "./fit";
 import { readFileWith } from "./tools-read";

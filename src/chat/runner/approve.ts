@@ -5,9 +5,8 @@
  */
 import { reason } from "../../agent/perform";
 import type { Call, Tool } from "../../agent/types";
-import { askPerson, type Rules } from "../approval/approval";
+import { askPerson, type Rules, approveWith, grantTo, refusedNote } from "../approval";
 import { checkpointBefore } from "./checkpoint-once";
-import { approveWith, grantTo, refusedNote } from "../approval/judge";
 import type { Runs } from "./answer";
 import type { Work } from "./history";
 import type { Answer } from "./items";

@@ -7,8 +7,8 @@
  */
 import { FALLBACK_WINDOW, fixedTokens, estimate } from "../../agent/condense";
 import type { FunctionTool, Tool } from "../../agent/types";
-import type { InstructionFile } from "../assistants/instructions";
-import { instructionsText } from "../assistants/instructions-text";
+import type { InstructionFile } from "../assistants";
+import { instructionsText } from "../assistants";
 import {
   OPEN_TOOLS,
   byGroup,
@@ -19,7 +19,7 @@ import {
   withCommands,
   type Form,
   type Grouped,
-} from "../approval/tool-groups";
+} from "../approval";
 
 /** The share of the window the fixed part may take; the rest is the conversation's. */
 export const FIXED_SHARE = 0.25;

@@ -5,7 +5,7 @@
  */
 import { DECLINED, type Call, type Message } from "../../agent/types";
 import type { Item } from "../rows";
-import { refusedNote } from "../approval/judge";
+import { refusedNote } from "../approval";
 import { CUT_SHORT, parentOf } from "./items";
 
 /** A message of the person with its answers: its own first, then one for each retry of it. */

@@ -4,10 +4,10 @@
  * limits and the clock.
  */
 import type { Attachment, Model, Tool } from "../../agent/types";
-import type { Decision, Question, Setting } from "../approval/approval";
+import type { Decision, Question, Setting } from "../approval";
 import type { Assistant, Item, Skill } from "../rows";
-import type { CommandRuleBook } from "../workspace/command-rules";
-import type { PendingList } from "../pending/reviewed";
+import type { CommandRuleBook } from "../workspace";
+import type { PendingList } from "../pending";
 
 /** The limits of one run; absent ones keep the core's defaults (16 rounds, no token or time limit). */
 export interface Limits {

@@ -8,7 +8,7 @@ import type { Call, Limit, LimitCall, Piece } from "../../agent/types";
 import { argText, isRecord } from "../../protocol/args";
 import { item } from "../make";
 import type { Item, Kind, State, Usage } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 
 /** What a call that a stop or a crash cut short gives the model as its result. */
 export const CUT_SHORT = "The run was stopped before this call finished.";

@@ -5,7 +5,7 @@
  * asks; a message whose answer had not started is left for the runner to answer.
  */
 import type { Item } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 import { CALL_INTERRUPTED, FINAL, INTERRUPTED, answerKey, nextIndex, parentOf } from "./items";
 import { item } from "../make";
 

@@ -10,8 +10,8 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { memory } from "../make";
 import type { Item, Memory, Skill } from "../rows";
-import { loadSkill } from "../assistants/skills";
-import type { Store } from "../store/store";
+import { loadSkill } from "../assistants";
+import type { Store } from "../store";
 
 /** The name of the tool that keeps a memory. */
 export const REMEMBER = "remember";

@@ -6,7 +6,7 @@
  */
 import type { Model, Prices, Turn } from "../../agent/types";
 import type { Usage } from "../rows";
-import type { Store } from "../store/store";
+import type { Store } from "../store";
 
 /** What `usage` cost at `prices` (per million tokens). */
 export function costOf(usage: Omit<Usage, "cost">, prices: Prices): number {

@@ -5,7 +5,7 @@
  * their bytes, whatever the server claims. The panel gets it as a data URL, so its CSP allows no
  * remote image at all.
  */
-import { checkPublic, type Lookup } from "../net/address";
+import { checkPublic, type Lookup } from "../net";
 import { get, readUpTo, type PageOptions } from "./page";
 import { size } from "./words";
 

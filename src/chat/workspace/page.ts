@@ -11,8 +11,14 @@ import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Source } from "../../protocol/rows";
-import { checkPublic, type AddressOptions, type Checked } from "../net/address";
-import { pinnedRequest, proxyNote, type Connect } from "../net/pinned";
+import {
+  checkPublic,
+  type AddressOptions,
+  type Checked,
+  pinnedRequest,
+  proxyNote,
+  type Connect,
+} from "../net";
 import { htmlText } from "./html-text";
 import { charsetOf, kindOf } from "./content";
 import { size } from "./words";

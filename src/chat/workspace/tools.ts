@@ -1,7 +1,7 @@
 /** The workspace tools Tandem offers its agent, chosen by what the workspace allows. */
 
 import type { Tool } from "../../agent/types";
-import type { Lookup } from "../net/address";
+import type { Lookup } from "../net";
 import { createFileTool, proposeEditTool } from "./edit";
 import type { Editor, Workspace } from "./editor";
 import { nameFolders, routed, type Folder } from "./folders";

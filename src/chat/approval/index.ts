@@ -1,0 +1,19 @@
+/** The approval room's door: what the rest of src uses from src/chat/approval/. */
+export { allowedTool, askPerson, offered } from "./approval";
+export type { CommandBook, Decision, Question, Rules, Setting } from "./approval";
+export { allowanceOf, approveWith, grantTo, refusedNote } from "./judge";
+export type { Allowance } from "./judge";
+export {
+  byGroup,
+  groupOf,
+  inGroup,
+  OPEN_TOOLS,
+  openTools,
+  PLUGINS_GROUP,
+  shortened,
+  unchosen,
+  VSCODE_GROUP,
+  withCommands,
+} from "./tool-groups";
+export type { Form, Grouped } from "./tool-groups";
+export { listed } from "./tool-lists";

@@ -1,0 +1,16 @@
+/** The assistants room's door: what the rest of src uses from src/chat/assistants/. */
+export { asRepository, readAssistantFiles, REPOSITORY } from "./files";
+export { inPlayOf, instructionsText, notesOf, requestInstructions } from "./instructions-text";
+export { instructionLimits, readInstructions } from "./instructions";
+export type { InstructionFile, Instructions } from "./instructions";
+export { PERSON, personAssistant, PersonAssistants } from "./person";
+export {
+  IgnoredReports,
+  PERSON_ONLY,
+  personSettingsIn,
+  personValue,
+  setByWorkspace,
+  stricterLimit,
+} from "./settings";
+export type { Ignored, PersonSetting } from "./settings";
+export { loadSkill, readFolderSkills, readSkills } from "./skills";
