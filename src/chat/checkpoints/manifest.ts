@@ -2,9 +2,12 @@
  * A checkpoint's manifest: every covered path of the workspace and what it was (a file's stored
  * copy and mode, a link's target, a folder, or a note saying why it is not kept). A manifest is
  * stored as a blob, either whole or as the paths that differ from an earlier whole one, so a
- * checkpoint after one change stores one line, not the workspace's 20,000.
+ * checkpoint after one change stores one line, not the workspace's 20,000. A manifest's entry also
+ * gives the version of its path a diff view shows (`versionOf`).
  */
 import { z } from "zod";
+import type { Blobs } from "./blobs";
+import { sized } from "./scan";
 
 const HASH = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -151,4 +154,27 @@ export function compare(then: Manifest, now: Manifest): Change[] {
   for (const [path, entry] of then)
     if (!now.has(path)) changes.push({ path, change: "deleted", kind: kind(entry) });
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** One checkpoint's version of a path, for a diff view. */
+export type Version =
+  | { kind: "file"; bytes: Buffer; mode: number }
+  | { kind: "link"; target: string }
+  | { kind: "folder" }
+  | { kind: "not kept"; why: string };
+
+/** The version the manifest entry `e` records (its bytes read from `blobs`); `maxFileBytes` names the size cap. */
+export function versionOf(e: Entry, blobs: Blobs, maxFileBytes: number): Version {
+  switch (e.t) {
+    case "f":
+      return { kind: "file", bytes: blobs.read(e.h), mode: e.m };
+    case "l":
+      return { kind: "link", target: e.to };
+    case "d":
+      return { kind: "folder" };
+    case "big":
+      return { kind: "not kept", why: `larger than ${sized(maxFileBytes)}` };
+    case "skip":
+      return { kind: "not kept", why: e.why };
+  }
 }
