@@ -105,29 +105,6 @@ export function assistantOf(store: Store, agent: string): Assistant {
   );
 }
 
-/**
- * The instructions of a run: the assistant's, the project's (the repository's files, as delimited
- * text), what it remembers of the person, and its plan.
- */
-export function instructionsOf(
-  assistant: Assistant,
-  memories: string[],
-  plan: string,
-  today: string,
-  project = "",
-): string {
-  const parts = [assistant.instructions.trim() || DEFAULT_INSTRUCTIONS, `Today is ${today}.`];
-  if (project.trim()) parts.push(project.trim());
-  if (memories.length) {
-    parts.push(
-      "What you remember of the person (kept with your tool remember):\n" +
-        memories.map((m) => `- ${m}`).join("\n"),
-    );
-  }
-  if (plan) parts.push(`Your plan of the work so far (keep it up to date with update_plan):\n${plan}`);
-  return parts.join("\n\n");
-}
-
 /** The repository's assistant `agent` names (not one the person saved under its id), if its file is still there. */
 async function repositoryAssistant(runs: Runs, agent: string): Promise<Assistant | undefined> {
   if (!agent.startsWith(REPOSITORY) || runs.store.get("assistants", agent) || !runs.host.assistants)
