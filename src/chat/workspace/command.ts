@@ -87,7 +87,7 @@ export function tail(text: string, max = OUTPUT_CHARS): string {
 }
 
 /** What a command did, as the model reads it; `how` says whether and how it was sandboxed. */
-export function ranText(ran: Ran, where: string, seconds: number, how?: string): string {
+export function ranText(ran: Ran, where: string, seconds: number, how?: string, sandboxed = false): string {
   const place = where === "." ? "" : ` (in ./${where})`;
   const head = ran.timedOut
     ? `The command ran out of time after ${seconds} s and was ended${place}.`
@@ -96,8 +96,17 @@ export function ranText(ran: Ran, where: string, seconds: number, how?: string):
       : `Exit code ${ran.exitCode}${place}.`;
   const output = tail(plainOutput(ran.output).trimEnd());
   const said = how ? `${head}\n${how[0].toUpperCase()}${how.slice(1)}.` : head;
-  return output ? `${said}\nOutput:\n${output}` : `${said}\nNo output.`;
+  const text = output ? `${said}\nOutput:\n${output}` : `${said}\nNo output.`;
+  // An install or a commit fails in the sandbox, where they are read-only: the model is told why, and who can run it.
+  return sandboxed && ran.exitCode !== 0 && READ_ONLY.test(ran.output) ? `${text}\n${READ_ONLY_NOTE}` : text;
 }
+
+/** What a program says when it writes where the sandbox lets it only read. */
+const READ_ONLY = /read-only file system|EROFS/i;
+
+/** Said after a sandboxed command that failed on a read-only path. */
+const READ_ONLY_NOTE =
+  "It wrote where the sandbox lets commands only read: outside the workspace, its .git, dependency folders (node_modules, virtual environments), caches and other protected places. If the command must write there (an install, a commit), ask the person to run it in their own terminal; do not try to get around the sandbox.";
 
 /** The `open_file` tool: the editor shows a file at a line. */
 export function openFileTool(workspace: Workspace, editor: Editor): Tool {
@@ -157,7 +166,7 @@ export function runCommandTool(
         signal,
         jail,
       });
-      return ranText(ran, where, timeoutSeconds, jail.how);
+      return ranText(ran, where, timeoutSeconds, jail.how, jail.sandboxed);
     },
     { timeoutMs: (MAX_COMMAND_SECONDS + 30) * 1000 },
   );

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import type { Decision, Rules } from "../../../src/chat/approval/approval";
 import { approveWith, judge, questionOf } from "../../../src/chat/approval/judge";
@@ -103,6 +104,19 @@ describe("command rules and the sandbox", () => {
     const ran = await approvedRun(rulesOf(ws.path, []), "network", true);
     assert.match(ran, /Sandboxed: workspace writable, no network\./);
     assert.match(ran, /no connection: ECONNREFUSED/);
+  });
+
+  it("tells the model, when a sandboxed command fails on a read-only place, to ask the person to run it", async () => {
+    mkdirSync(join(ws.path, "node_modules"));
+    const tool = runCommandTool({ root: ws.path }, spawningEditor());
+    const line = JSON.stringify({ command: "touch node_modules/x" });
+    const said = await tool.run(line, new AbortController().signal);
+    assert.match(said, /Read-only file system/);
+    assert.match(said, /ask the person to run it in their own terminal/);
+    assert.ok(!existsSync(join(ws.path, "node_modules/x")));
+    // A command that writes its workspace gets no such note.
+    const fine = await tool.run(JSON.stringify({ command: "touch made.txt" }), new AbortController().signal);
+    assert.doesNotMatch(fine, /own terminal/);
   });
 
   it("lets a rule that carries the network reach it, and a rule without it not", async () => {
