@@ -7,7 +7,7 @@ import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
-import { RestoreMenu } from "./restore";
+import { RestoreMenu } from "./restore-menu";
 import { byKey, type PanelState } from "./state";
 import { t } from "../src/protocol/l10n";
 

@@ -19,7 +19,7 @@ import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
 import { PendingBar } from "./pending";
-import { restoreAsked, restoreDone } from "./restore";
+import { restoreAsked, restoreDone } from "./restore-menu";
 import { t } from "../src/protocol/l10n";
 
 const host = connect();

@@ -3,7 +3,7 @@ import { apiReady } from "./api-clock";
 import vscode = require("vscode");
 import { approvalSettings, askByNotification, commandRules } from "./approval";
 import { registerChatCommands } from "./chat-commands";
-import { ChatCheckpoints, registerChatRestore } from "./chat-restore";
+import { ChatCheckpoints, registerChatRestore } from "./chat-checkpoints";
 import { CheckpointReview, followCheckpoints } from "./checkpoints";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";

@@ -13,7 +13,7 @@ import { chatReferences } from "./chat-references";
 import { checkpointBefore } from "../chat/runner";
 import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
-import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
+import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-checkpoints";
 import { reason } from "../protocol/reason";
 
 /** What the participant needs from the rest of Tandem. */

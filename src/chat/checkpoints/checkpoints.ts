@@ -30,7 +30,7 @@ import {
   versionOf,
   type Version,
 } from "./manifest";
-import { applyPlan, filesOf, plan } from "./restore";
+import { applyPlan, filesOf, plan } from "./put-back";
 import type { Ignore, Note } from "./scan";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";

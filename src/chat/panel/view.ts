@@ -15,7 +15,7 @@ import {
 import { fileRef } from "../../protocol/files";
 import { parsePanelMessage } from "../../protocol/validate";
 import { sendAgain } from "./fork";
-import { RestoreQuestions, restoreTo } from "./restore";
+import { RestoreQuestions, restoreTo } from "./go-back";
 import { Deletions } from "./deletions";
 import { asked, conversation, memory, retried, stopped } from "../make";
 import type { Item, Table } from "../rows";

@@ -5,7 +5,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import { neededChats, Waiting } from "../../../src/chat/checkpoints/forks";
 import { EDITED, fork } from "../../../src/chat/panel/fork";
 import { asked } from "../../../src/chat/make";
-import { forkBefore } from "../../../src/chat/panel/restore";
+import { forkBefore } from "../../../src/chat/panel/go-back";
 import { checked, type Item } from "../../../src/chat/rows";
 import type { Store } from "../../../src/chat/store/store";
 import { answered, type Bench } from "./runner-fixture";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { asked } from "../../../src/chat/make";
-import { RESTORED } from "../../../src/chat/panel/restore";
+import { RESTORED } from "../../../src/chat/panel/go-back";
 import type { Item } from "../../../src/chat/rows";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { EDITED, fork, REGENERATED } from "../../../src/chat/panel/fork";
 import { asked, conversation } from "../../../src/chat/make";
-import { forkBefore, RESTORED } from "../../../src/chat/panel/restore";
+import { forkBefore, RESTORED } from "../../../src/chat/panel/go-back";
 import { setBundle } from "../../../src/protocol/l10n";
 import { bench, hostOf, type Bench } from "./runner-fixture";
 
