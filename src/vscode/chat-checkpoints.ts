@@ -1,22 +1,15 @@
 /**
  * Checkpoints of `@tandem`'s answers in VS Code's Chat view: taken through the panel's checkpoint
  * review, the messages that have one listed in the workspace's state, and restored by a command (the
- * button an answer that wrote ends with, and `/restore`) through the panel's own confirmation.
+ * button an answer that wrote ends with, and `/restore`) through the same restore as the panel's
+ * (src/chat/checkpoints/restore.ts). Only types are imported from src/chat: what runs comes from
+ * the lazily loaded core, so activation does not load the list's schema (zod).
  */
 import vscode = require("vscode");
-import {
-  askedAt,
-  chatViewKey,
-  isChatViewKey,
-  knownCheckpoint,
-  listed,
-  listedIn,
-  messageOf,
-  sessionCheckpoints,
-  type ChatCheckpoint,
-} from "../chat/checkpoints";
+import type { ChatCheckpoint } from "../chat/checkpoints";
 import type { Item } from "../chat/rows";
 import type { CheckpointReview } from "./checkpoints";
+import { core } from "./core";
 import { reason } from "../protocol/reason";
 
 /** The command that restores the files to before a Chat view message: its argument is `{ chat, id }`. */
@@ -31,7 +24,7 @@ export class ChatCheckpoints {
 
   constructor(
     private readonly state: vscode.Memento,
-    private readonly review: Pick<CheckpointReview, "checkpoint" | "restoreFilesTo">,
+    private readonly review: Pick<CheckpointReview, "checkpoint" | "restorer">,
   ) {}
 
   /** True while an `@tandem` answer runs (it may be writing: a restore then waits for it to end). */
@@ -53,12 +46,12 @@ export class ChatCheckpoints {
   async take(message: Item): Promise<void> {
     await this.review.checkpoint(message);
     const entry = { chat: message.chat, id: message.id, text: message.text };
-    await this.state.update(LISTED, listed(this.list(), entry));
+    await this.state.update(LISTED, core().listed(this.list(), entry));
   }
 
   /** The listed messages. */
   list(): ChatCheckpoint[] {
-    return listedIn(this.state.get(LISTED));
+    return core().listedIn(this.state.get(LISTED));
   }
 
   /**
@@ -66,21 +59,13 @@ export class ChatCheckpoints {
    * confirms; anything else is refused before anyone is asked. Resolves with what was done.
    */
   restore(named: unknown): Promise<string> {
-    const known = knownCheckpoint(this.list(), named);
-    if (!known)
-      return Promise.reject(
-        new Error(
-          vscode.l10n.t(
-            "That is not a Chat view message with a checkpoint of Tandem's; nothing was restored.",
-          ),
-        ),
-      );
-    return this.review.restoreFilesTo(messageOf(known));
+    return this.review.restorer.listed(this.list(), named);
   }
 }
 
 /** The conversation key of this Chat session: the one its earlier answers carry, else a new one. */
 export function sessionIn(context: vscode.ChatContext): string {
+  const { chatViewKey, isChatViewKey } = core();
   for (const turn of context.history) {
     const session: unknown = turn instanceof vscode.ChatResponseTurn ? turn.result.metadata?.session : "";
     if (isChatViewKey(session)) return session;
@@ -111,6 +96,7 @@ export async function restoreInChat(
   stream: vscode.ChatResponseStream,
 ): Promise<vscode.ChatResult> {
   const result = { metadata: { session } };
+  const { askedAt, sessionCheckpoints } = core();
   const mine = checkpoints ? sessionCheckpoints(checkpoints.list(), session) : [];
   if (!checkpoints || !mine.length) {
     stream.markdown(

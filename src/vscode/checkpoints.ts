@@ -1,21 +1,13 @@
 /**
  * Checkpoints in VS Code: the answers' checkpoints (src/chat/checkpoints/turns.ts) kept in the
- * extension's workspace storage, restored from the panel after a question naming how many files
- * change (open files with unsaved changes among them are saved first, so nothing is lost), shown
- * against now in VS Code's multi-file diff editor (the checkpoint's side is a read-only virtual
- * document), and an interrupted restore offered on activation.
+ * extension's workspace storage, and what only the editor has for a restore (the orchestrator is
+ * src/chat/checkpoints/restore.ts): the open files, saved when they hold unsaved changes; a
+ * question in a notification; VS Code's multi-file diff editor (the checkpoint's side is a read-only
+ * virtual document); and an interrupted restore offered on activation.
  */
 import { join } from "node:path";
 import vscode = require("vscode");
-import type { Since, TurnCheckpoints } from "../chat/checkpoints";
-import {
-  keptChats,
-  neededChats,
-  Waiting,
-  reasonText,
-  restoreQuestion,
-  unsavedAmong,
-} from "../chat/checkpoints";
+import type { OpenFile, RestoreEditor, Restorer, Since, TurnCheckpoints } from "../chat/checkpoints";
 import type { Item } from "../chat/rows";
 import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
@@ -44,9 +36,37 @@ async function notified(question: string): Promise<boolean> {
   return (await vscode.window.showWarningMessage(question, restore, vscode.l10n.t("Cancel"))) === restore;
 }
 
+/** The files open in VS Code (documents of files on disk), each able to save itself. */
+function openFiles(): OpenFile[] {
+  return vscode.workspace.textDocuments
+    .filter((d) => d.uri.scheme === "file")
+    .map((document) => ({
+      path: document.uri.fsPath,
+      dirty: document.isDirty,
+      shown: vscode.workspace.asRelativePath(document.uri),
+      save: () => document.save(),
+    }));
+}
+
+/** Opens VS Code's diff editor titled `title` on `since`: each file as its checkpoint has it, against now. */
+async function showChanges(title: string, since: readonly Since[]): Promise<void> {
+  const empty = (c: Since) => checkpointUri(c.folder.root, "none", c.path);
+  const resources = since.map((c): [vscode.Uri, vscode.Uri, vscode.Uri] => {
+    const file = vscode.Uri.file(join(c.folder.root, ...c.path.split("/")));
+    const then = c.change === "added" ? empty(c) : checkpointUri(c.folder.root, c.checkpoint, c.path);
+    const now = c.change === "deleted" ? empty(c) : file;
+    return [file, then, now];
+  });
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+}
+
+/** What a restore needs from VS Code. */
+const EDITOR: RestoreEditor = { openFiles, ask: notified, showChanges };
+
 /** The answers' checkpoints of this window. */
 export class CheckpointReview implements vscode.Disposable {
   private opened: TurnCheckpoints | undefined;
+  private restores: Restorer | undefined;
   /** The conversations, once open: a fork's copied messages are found by their originals. */
   private conversations: Pick<Store, "items"> | undefined;
   private readonly parts: vscode.Disposable[] = [];
@@ -84,68 +104,14 @@ export class CheckpointReview implements vscode.Disposable {
     return this.turns().before(message);
   }
 
-  /**
-   * Puts the files back as they were before the answer to `message`, once the person confirms in
-   * a question naming how many files change; open files among them with unsaved changes are saved
-   * first (the checkpoint taken before the restore keeps them, and no editor is left in conflict with
-   * its file); the pending changes of restored files are settled. Resolves with what was done; throws
-   * when it cannot, or when the person says no. `ask` puts the question (the panel asks under the
-   * message); without it, a notification asks.
-   */
-  async restoreFilesTo(message: Item, ask?: (question: string) => Promise<boolean>): Promise<string> {
-    // A checkpoint covers the whole workspace: an answer still writing anywhere would be mixed in.
-    if (this.running()) throw new Error(vscode.l10n.t("An answer is still running; stop it first."));
-    const turns = this.turns();
-    const since = await turns.since(message);
-    const targets = await turns.targets(message);
-    if (!targets.length) throw new Error(vscode.l10n.t("Tandem changed no file since that message."));
-    if (!since.length) return vscode.l10n.t("The files are already as they were before that message.");
-    const created = since.filter((c) => c.change === "added").length;
-    const unsaved = () =>
-      unsavedAmong(
-        vscode.workspace.textDocuments
-          .filter((d) => d.uri.scheme === "file")
-          .map((document) => ({ path: document.uri.fsPath, dirty: document.isDirty, document })),
-        since.map((c) => join(c.folder.root, ...c.path.split("/"))),
-      );
-    const question = restoreQuestion({
-      message: message.text,
-      files: since.length,
-      created,
-      unsaved: unsaved().length,
-    });
-    if (!(await (ask ?? notified)(question))) throw new Error(vscode.l10n.t("The restore was cancelled."));
-    // Looked at again: the person may have saved or typed while the question was open.
-    for (const { document } of unsaved())
-      if (!(await document.save()))
-        throw new Error(
-          vscode.l10n.t(
-            "{0} could not be saved; nothing was restored.",
-            vscode.workspace.asRelativePath(document.uri),
-          ),
-        );
-    const done = await turns.restore(message);
-    await (await this.pending.changes()).restored(done.files);
-    return done.text;
-  }
-
-  /** Opens VS Code's diff editor on every file that changed since the checkpoint of `message`. */
-  async showChangesSince(message: Item): Promise<string | undefined> {
-    const since = await this.turns().since(message);
-    if (!since.length) return vscode.l10n.t("No file changed since that message's checkpoint.");
-    const empty = (c: Since) => checkpointUri(c.folder.root, "none", c.path);
-    const resources = since.map((c): [vscode.Uri, vscode.Uri, vscode.Uri] => {
-      const file = vscode.Uri.file(join(c.folder.root, ...c.path.split("/")));
-      const then = c.change === "added" ? empty(c) : checkpointUri(c.folder.root, c.checkpoint, c.path);
-      const now = c.change === "deleted" ? empty(c) : file;
-      return [file, then, now];
-    });
-    await vscode.commands.executeCommand(
-      "vscode.changes",
-      vscode.l10n.t("Changes since “{0}”", message.text.slice(0, 40)),
-      resources,
-    );
-    return undefined;
+  /** The restores of this window's checkpoints (the panel's and `@tandem`'s), made on first use. */
+  get restorer(): Restorer {
+    return (this.restores ??= new (core().Restorer)({
+      turns: this.turns(),
+      editor: EDITOR,
+      running: this.running,
+      restored: async (files) => (await this.pending.changes()).restored(files),
+    }));
   }
 
   /** Drops the checkpoints of the conversation `chat` (deleted). */
@@ -193,7 +159,7 @@ export class CheckpointReview implements vscode.Disposable {
     if (version.kind === "file") return version.bytes.toString("utf8");
     if (version.kind === "link") return vscode.l10n.t("(a link to {0})", version.target);
     if (version.kind === "folder") return vscode.l10n.t("(a folder)");
-    return vscode.l10n.t("(not kept in the checkpoint: {0})", reasonText(version.why));
+    return vscode.l10n.t("(not kept in the checkpoint: {0})", core().reasonText(version.why));
   }
 }
 
@@ -212,6 +178,7 @@ export function followCheckpoints(
 ): void {
   const said = (error: unknown) => console.warn(`Tandem: checkpoints: ${String(error)}`);
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const { keptChats, Waiting } = core();
   const waiting = new Waiting();
   const unfollow = store.follow({ table: "conversations" }, (change) => {
     if (change.row) return;
@@ -238,7 +205,7 @@ export function followCheckpoints(
 
 /** The conversations whose checkpoints are kept: every conversation, and the originals its copies name. */
 function stillNeeded(store: Store): Set<string> {
-  return neededChats(
+  return core().neededChats(
     store.conversations().map((c) => c.id),
     (chat) => store.items(chat),
   );

@@ -41,7 +41,15 @@ export { offered } from "../chat/approval";
 export { approveWith, allowanceOf, refusedNote } from "../chat/approval";
 export { execute, serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending";
-export { TurnCheckpoints } from "../chat/checkpoints";
+export { TurnCheckpoints, Restorer, keptChats, neededChats, Waiting, reasonText } from "../chat/checkpoints";
+export {
+  listed,
+  listedIn,
+  chatViewKey,
+  isChatViewKey,
+  sessionCheckpoints,
+  askedAt,
+} from "../chat/checkpoints";
 export { writePending } from "../chat/pending";
 export { hunksOf } from "../chat/pending";
 export { diskFiles } from "../chat/pending";

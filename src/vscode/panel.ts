@@ -184,8 +184,8 @@ export class PanelProvider implements vscode.WebviewViewProvider {
     const { models, secrets, checkpoints } = this.parts;
     return {
       ...(checkpoints && {
-        restoreFilesTo: (message, ask) => checkpoints.restoreFilesTo(message, ask),
-        changesSince: (message) => checkpoints.showChangesSince(message),
+        restoreFilesTo: (message, ask) => checkpoints.restorer.filesTo(message, ask),
+        changesSince: (message) => checkpoints.restorer.changesSince(message),
       }),
       send: (message: HostMessage) => logged("sending to the panel", view.webview.postMessage(message)),
       assistants: async () => repositoryAssistants((await this.parts.pending?.reviewed()) ?? []),

@@ -4,7 +4,6 @@ export {
   chatViewKey,
   isChatViewKey,
   keptChats,
-  knownCheckpoint,
   listed,
   listedIn,
   messageOf,
@@ -12,6 +11,8 @@ export {
 } from "./chat-view";
 export type { ChatCheckpoint } from "./chat-view";
 export { neededChats, Waiting } from "./forks";
+export { Restorer } from "./restore";
+export type { Ask, OpenFile, RestoreEditor, RestoreParts, RestorePlan } from "./restore";
 export { TurnCheckpoints } from "./turns";
 export type { Since } from "./turns";
-export { reasonText, restoreQuestion, unsavedAmong } from "./words";
+export { reasonText } from "./words";

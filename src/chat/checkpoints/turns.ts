@@ -156,10 +156,13 @@ export class TurnCheckpoints {
     return out;
   }
 
-  /** The paths that differ between the checkpoint of `message` and now, in every folder. */
-  async since(message: Item): Promise<Since[]> {
+  /**
+   * The paths that differ between the checkpoint of `message` and now, in every folder (`targets`:
+   * its checkpoints, when they are known already).
+   */
+  async since(message: Item, targets?: readonly Taken[]): Promise<Since[]> {
     const out: Since[] = [];
-    for (const t of await this.targets(message))
+    for (const t of targets ?? (await this.targets(message)))
       for (const c of await t.store.diff(t.checkpoint.id))
         if (c.kind !== "folder") out.push({ ...c, folder: t.folder, checkpoint: t.checkpoint.id });
     return out;
@@ -173,11 +176,12 @@ export class TurnCheckpoints {
   }
 
   /**
-   * Puts every folder back as it was before the answer to `message`; says what was done, and what
-   * a checkpoint could not cover. Throws when there is nothing to go back to.
+   * Puts every folder back as it was before the answer to `message` (`targets`: its checkpoints,
+   * when they are known already); says what was done, and what a checkpoint could not cover. Throws
+   * when there is nothing to go back to.
    */
-  async restore(message: Item): Promise<Done> {
-    const targets = await this.targets(message);
+  async restore(message: Item, targets?: readonly Taken[]): Promise<Done> {
+    targets ??= await this.targets(message);
     if (!targets.length) throw new Error(t("Tandem changed no file since {0}.", quoted(message.text)));
     const done: { folder: Folder; restored: Restored }[] = [];
     for (const t of targets)

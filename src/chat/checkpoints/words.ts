@@ -138,7 +138,7 @@ export function unsavedAmong<D extends OpenDocument>(open: readonly D[], files: 
 }
 
 /** What a restore is about to do, for the question asked before it. */
-export interface RestorePlan {
+export interface AboutToRestore {
   /** The person's message the files go back to. */
   message: string;
   /** Files that differ from the checkpoint, of which `created` were made since (and go). */
@@ -149,7 +149,7 @@ export interface RestorePlan {
 }
 
 /** The question asked before a restore, in whole sentences. */
-export function restoreQuestion(p: RestorePlan): string {
+export function restoreQuestion(p: AboutToRestore): string {
   const q = quoted(p.message);
   const sentences = [
     p.files === 1
