@@ -238,7 +238,16 @@ export class PanelView {
    */
   private decide(key: string, decision: Decision): void {
     const row = this.store.get("items", key);
-    if (row?.kind === "call" && row.chat === this.chat) this.runner?.decide(key, decision);
+    if (row?.kind !== "call" || row.chat !== this.chat) return;
+    // A window that only reads the conversations asks nothing: the one that writes them asks, and is answered there.
+    if (!this.store.writable) {
+      const text = t(
+        "This conversation is answered in another window of this workspace: answer its question there.",
+      );
+      this.host.send({ type: "notice", level: "warning", text });
+      return;
+    }
+    this.runner?.decide(key, decision);
   }
 
   /** Adds files to the composer (the editor's picker, the Explorer's menu, a drop). */
