@@ -51,12 +51,16 @@ export class Waiting {
     this.store.put("items", asked);
     const dismiss = new AbortController();
     const answer = new Promise<Decision | undefined>((resolve) => this.settles.set(key, resolve));
-    const onHalt = (): void => this.settle(key, undefined);
+    const onHalt = (): void => this.unanswered(key);
     halt.addEventListener("abort", onHalt, { once: true });
-    ask(asked, dismiss.signal, question).then(
-      (decision) => this.decide(key, decision),
-      (error: unknown) => problem(t("The approval question could not be shown: {0}", reason(error))),
-    );
+    // An asker that throws at once is a question that could not be shown, as one that rejects.
+    Promise.resolve()
+      .then(() => ask(asked, dismiss.signal, question))
+      .then(
+        (decision) => this.decide(key, decision),
+        (error: unknown) => problem(t("The approval question could not be shown: {0}", reason(error))),
+      )
+      .catch((error: unknown) => problem(t("A conversation could not be written: {0}", reason(error))));
     try {
       return await answer;
     } finally {
@@ -86,13 +90,14 @@ export class Waiting {
 
   /** The call item `key` is gone (its conversation was deleted): its question goes unanswered. */
   gone(key: string): void {
-    this.settle(key, undefined);
+    this.unanswered(key);
   }
 
-  private settle(key: string, decision: undefined): void {
+  /** Ends the wait of the call `key` without an answer, writing nothing. */
+  private unanswered(key: string): void {
     const settle = this.settles.get(key);
     this.settles.delete(key);
-    settle?.(decision);
+    settle?.(undefined);
   }
 }
 
