@@ -269,8 +269,8 @@ class CallView implements ItemView {
     if (state === "approval") {
       const decide = (yes: boolean, always: boolean) => () =>
         this.panel.host.post({ type: "decide", item: item.id, yes, always });
-      // "Always allow" only where the host offered it, named by what it allows (this tool, or a host).
-      const always = this.panel.store.offers.get(item.id);
+      // "Always allow" only where the question offers it, named by what it allows (this tool, a host, a rule).
+      const always = item.always;
       append(this.decision, [
         question(item),
         button("check", t("Allow"), decide(true, false), { showLabel: true, primary: true }),

@@ -210,12 +210,6 @@ function fromHost(message: HostMessage): void {
     case "restoreDone":
       restoreDone(message);
       break;
-    case "offer": {
-      store.offers.set(message.item, message.always);
-      const row = store.tables.items.get(message.item);
-      if (row && row.chat === store.chat) transcript.put(row, row);
-      break;
-    }
   }
 }
 

@@ -30,8 +30,6 @@ export class PanelState {
   /** The open conversation ("" a new chat). */
   chat = "";
   running = new Set<string>();
-  /** What "Always allow" would allow for each call waiting for the person ("" or absent: not offered). */
-  offers = new Map<string, string>();
   configured = true;
   /** The host's default assistant and model for a new message. */
   assistant = "";
@@ -62,8 +60,6 @@ export class PanelState {
     this.chat = chat;
     this.tables.items = new Map();
     this.blocks = new Map();
-    // The host tells the offers of the conversation's waiting calls again after opening it.
-    this.offers = new Map();
     for (const item of items) if (item.chat === chat) this.tables.items.set(item.id, item);
     for (const [id, list] of Object.entries(blocks)) {
       if (this.tables.items.has(id)) this.blocks.set(id, new BlockText(list));

@@ -109,10 +109,11 @@ export function stopped(chat: string): Item {
   return item("stop", "", chat);
 }
 
-/** The call `c` as the person decided it: approved or declined. */
+/** The call `c` as the person decided it: approved or declined (what its question offered goes with the question). */
 export function decided(c: Item, yes: boolean): Item {
   if (c.kind !== "call") throw new Error(`only a call is approved or declined, not a ${c.kind} item`);
-  return { ...c, state: yes ? "approved" : "declined" };
+  const { always: _offered, ...call } = c;
+  return { ...call, state: yes ? "approved" : "declined" };
 }
 
 /** A new agent, as the page adds it: no instructions, the default model, every tool. */

@@ -129,6 +129,12 @@ export const itemRow = z.strictObject({
   /** On an answer's first item: the project instructions files it was given. */
   instructions: z.optional(z.array(instructionNote)),
   /**
+   * On a call waiting for the person (its `text` the question): the label of "Always allow" the question
+   * offers (absent: not offered). Only words to show: what "always" lets by is the runner's, known
+   * while the call waits, never read from a row. Rows stored before it existed read without it.
+   */
+  always: z.optional(z.string()),
+  /**
    * On a copy (a forked conversation's items): the item it copies, in the conversation where that item
    * was first written (a copy of a copy names the first original), so its checkpoints are found.
    */

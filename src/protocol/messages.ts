@@ -114,16 +114,6 @@ export interface ConfiguredChanged {
 export type ImageLoaded =
   { type: "image"; url: string; data: string } | { type: "image"; url: string; error: string };
 
-/**
- * What "Always allow" would allow for the call `item` waiting for the person, as a button label
- * ("" none: it cannot apply there, as for a command or a protected path, and is not offered).
- */
-export interface OfferMade {
-  type: "offer";
-  item: string;
-  always: string;
-}
-
 /** A file the agent changed whose change the person has not kept or undone yet. */
 export interface PendingFile {
   /** The file's absolute path (how the host names it back). */
@@ -211,7 +201,6 @@ export type HostMessage =
   | SearchFound
   | ConfiguredChanged
   | ImageLoaded
-  | OfferMade
   | PendingChanged
   | ContextSuggested
   | RestoreAsked

@@ -86,6 +86,8 @@ export interface Item {
   usage?: Usage;
   /** On an answer's first item: the project instructions files it was given. */
   instructions?: InstructionNote[];
+  /** On a call waiting for the person: the label of "Always allow" its question offers (absent: not offered). */
+  always?: string;
   /** On a copy (a forked conversation's items): the item it copies, where that item was first written. */
   copiedFrom?: { chat: string; item: string };
 }

@@ -145,12 +145,11 @@ describe("the transcript", () => {
     await asked.scrollIntoViewIfNeeded();
     assert.equal(await asked.innerText(), question);
     const call = panel.page.locator('[data-item="c1.105"] .decision');
-    assert.deepEqual(await call.getByRole("button").allInnerTexts(), ["Allow", "Decline"]);
-    await panel.send({ type: "offer", item: "c1.105", always: "" });
+    // The row offers no "Always allow" (none for a command): none is shown.
     assert.deepEqual(await call.getByRole("button").allInnerTexts(), ["Allow", "Decline"]);
   });
 
-  it("offers 'Always allow' only as the host names it, and sends it as the decision", async () => {
+  it("offers 'Always allow' only as the call's row names it, and sends it as the decision", async () => {
     await panel.send({
       type: "rows",
       table: "items",
@@ -159,13 +158,19 @@ describe("the transcript", () => {
           name: "fetch_page",
           text: "Tandem wants to run fetch_page: https://a.example/x",
           state: "approval",
+          always: "Allow a.example in This Conversation",
           done: false,
         }),
       ],
       delete: [],
     });
-    await panel.send({ type: "offer", item: "c1.106", always: "Allow a.example in This Conversation" });
     const call = panel.page.locator('[data-item="c1.106"] .decision');
+    await call.getByRole("button", { name: "Allow a.example in This Conversation" }).waitFor();
+    assert.deepEqual(await call.getByRole("button").allInnerTexts(), [
+      "Allow",
+      "Allow a.example in This Conversation",
+      "Decline",
+    ]);
     await call.getByRole("button", { name: "Allow a.example in This Conversation" }).click();
     assert.deepEqual((await panel.posted()).at(-1), {
       type: "decide",

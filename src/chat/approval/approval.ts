@@ -1,16 +1,11 @@
 /**
  * The one approval engine: for each tool call it says whether it is allowed by rule, needs the
- * person, or is refused; and it asks the person, where the first answer wins — the editor's
- * notification or the panel writing the call item's state.
+ * person, or is refused. How the person is asked is each face's (the runner's: runner/approve.ts).
  */
 import type { Tool } from "../../agent/types";
-import { t } from "../../protocol/l10n";
-import type { Item } from "../rows";
-import type { Store } from "../store";
 import type { CommandRuleBook, Folder, Sandboxing } from "../workspace";
 import { listed, names } from "./tool-lists";
 import { ALWAYS_ASK } from "../workspace";
-import { reason } from "../../protocol/reason";
 
 export { listed, names };
 
@@ -118,72 +113,4 @@ export interface Question {
   always?: string;
   /** The label of "Allow with network" for a command that runs in the sandbox; undefined: not offered. */
   network?: string;
-}
-
-/** How the person is asked: the editor's notification, dismissed when `signal` aborts. */
-export type Asker = (call: Item, signal: AbortSignal, question: Question) => Promise<Decision>;
-
-/**
- * Asks the person about the call item `key` of `store`: its state becomes "approval", then the
- * first answer wins — `ask` (the editor) or a decided state (approved / declined) written on the
- * item by the panel — and is written on the item. Resolves to the answer, or undefined when
- * `halt` aborts first (the run was stopped) or the item is gone. A question that cannot be shown
- * is told to `problem` and leaves the panel to decide.
- */
-export async function askPerson(
-  store: Store,
-  key: string,
-  ask: Asker,
-  halt: AbortSignal,
-  problem: (text: string) => void = (text) => console.error(`Tandem: ${text}`),
-  question: Question = plainQuestion(store.get("items", key)?.name ?? ""),
-): Promise<Decision | undefined> {
-  const current = store.get("items", key);
-  if (!current || current.kind !== "call") return undefined;
-  if (halt.aborted) return undefined;
-  // The question is written on the call, so the panel shows the same words as the notification.
-  if (current.state !== "approval" || current.text !== question.text) {
-    store.put("items", { ...current, state: "approval", text: question.text });
-  }
-  const dismiss = new AbortController();
-  let unfollow = (): void => undefined;
-  let onHalt = (): void => undefined;
-  const answer = await new Promise<Decision | undefined>((resolve) => {
-    let settled = false;
-    const settle = (value: Decision | undefined): void => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-    };
-    const read = (row: Item | null | undefined): void => {
-      if (!row) settle(undefined);
-      else if (row.state === "approved") settle(true);
-      else if (row.state === "declined") settle(false);
-    };
-    unfollow = store.follow({ table: "items", key }, (change) => read(change.row));
-    onHalt = () => settle(undefined);
-    halt.addEventListener("abort", onHalt, { once: true });
-    read(store.get("items", key));
-    if (settled) return;
-    const asked = store.get("items", key)!;
-    ask(asked, dismiss.signal, question).then(
-      (value) => settle(value),
-      // A notification that could not be shown leaves the panel to decide.
-      (error: unknown) => problem(t("The approval question could not be shown: {0}", reason(error))),
-    );
-  });
-  unfollow();
-  halt.removeEventListener("abort", onHalt);
-  dismiss.abort();
-  if (answer === undefined) return undefined;
-  const row = store.get("items", key);
-  const state = answer === false ? "declined" : "approved";
-  if (row && row.state !== state && store.writable) store.put("items", { ...row, state });
-  return answer;
-}
-
-/** The question about a call of `name` when nothing more is known of it. */
-function plainQuestion(name: string): Question {
-  const text = t("Tandem wants to run {0}.", name);
-  return { text, short: text, long: false, always: t("Always Allow in This Conversation") };
 }

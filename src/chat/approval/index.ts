@@ -1,5 +1,5 @@
 /** The approval room's door: what the rest of src uses from src/chat/approval/. */
-export { allowedTool, askPerson, offered } from "./approval";
+export { allowedTool, offered } from "./approval";
 export type { CommandBook, Decision, Question, Rules, Setting } from "./approval";
 export { allowanceOf, approveWith, grantTo, refusedNote } from "./judge";
 export type { Allowance } from "./judge";

@@ -20,6 +20,7 @@ import { Deletions } from "./deletions";
 import { asked, conversation, memory, retried, stopped } from "../make";
 import type { Item, Table } from "../rows";
 import type { Runner } from "../runner";
+import type { Decision } from "../approval";
 import type { Change, Store } from "../store";
 import { fetchImage } from "../workspace";
 import { PanelContext } from "./context";
@@ -116,9 +117,7 @@ export class PanelView {
         this.store.put("items", stopped(m.chat));
         return;
       case "decide":
-        if (this.runner) this.runner.decide(m.item, m.yes, m.always);
-        else this.decideRow(m.item, m.yes);
-        return;
+        return this.decide(m.item, m.yes ? (m.always ? "always" : true) : false);
       case "newChat":
         return this.openChat("");
       case "openChat":
@@ -233,11 +232,22 @@ export class PanelView {
     this.host.send(message);
   }
 
-  private decideRow(key: string, yes: boolean): void {
+  /**
+   * The person's answer from the panel's buttons, through the runner's one `decide`. It counts only
+   * for a call of the conversation the panel shows: the person saw no other question there.
+   */
+  private decide(key: string, decision: Decision): void {
     const row = this.store.get("items", key);
-    if (row?.kind === "call" && row.state === "approval") {
-      this.store.put("items", { ...row, state: yes ? "approved" : "declined" });
+    if (row?.kind !== "call" || row.chat !== this.chat) return;
+    // A window that only reads the conversations asks nothing: the one that writes them asks, and is answered there.
+    if (!this.store.writable) {
+      const text = t(
+        "This conversation is answered in another window of this workspace: answer its question there.",
+      );
+      this.host.send({ type: "notice", level: "warning", text });
+      return;
     }
+    this.runner?.decide(key, decision);
   }
 
   /** Adds files to the composer (the editor's picker, the Explorer's menu, a drop). */
@@ -249,7 +259,6 @@ export class PanelView {
   openChat(chat: string): void {
     this.show(chat);
     this.host.send({ type: "opened", ...this.openChatState() });
-    this.offers();
   }
 
   /** Follows the items of `chat` ("" none) from now on. */
@@ -314,7 +323,6 @@ export class PanelView {
       assistant: this.store.rows("assistants")[0]?.id ?? "",
       model,
     });
-    this.offers();
   }
 
   private rowChanged(change: Change): void {
@@ -351,20 +359,6 @@ export class PanelView {
       return;
     }
     this.host.send({ type: "rows", table: "items", put: [row], delete: [] });
-    if (row.kind === "call" && row.state === "approval") this.offer(row.id);
-  }
-
-  /** Tells the panel what "Always allow" would allow for a call waiting for the person (nothing: not offered). */
-  private offer(id: string): void {
-    this.host.send({ type: "offer", item: id, always: this.runner?.offer(id) ?? "" });
-  }
-
-  /** Tells the offers of the open conversation's calls waiting for the person (after a snapshot or opening). */
-  private offers(): void {
-    if (!this.chat) return;
-    for (const item of this.store.items(this.chat)) {
-      if (item.kind === "call" && item.state === "approval") this.offer(item.id);
-    }
   }
 
   /** Deletes a conversation; it can be brought back for a few seconds. */

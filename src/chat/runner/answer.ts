@@ -23,7 +23,7 @@ import {
 import type { Allowance } from "../approval";
 import { nameFolders } from "../workspace";
 import type { Assistant, Item } from "../rows";
-import { approval } from "./approve";
+import { approval, type Waiting } from "./approve";
 import type { RunnerHost } from "./host";
 import { condensingOf } from "../../agent/condense-turn";
 import {
@@ -79,20 +79,14 @@ export interface Runs {
   host: RunnerHost;
   /** What the person allowed for the conversation `chat` ("always"): tools, and hosts to fetch from. */
   allowed(chat: string): Allowance;
-  /** What "always" from the panel offers and grants, by the key of each call waiting for the person. */
-  asking: Map<string, Offer>;
+  /** The calls waiting for the person, each settled by the first answer. */
+  waiting: Waiting;
   /** What the files of an earlier message add (kept, so a document is not read at every run). */
   given(user: Item): Promise<Attached>;
   /** True while the runner closes: a run ended by it is marked interrupted, not stopped. */
   closing(): boolean;
   /** Each conversation's latest summary, taken up by its next run while the history it covers is the same. */
   summaries: Map<string, Kept>;
-}
-
-/** What "Always allow" offers for one call waiting for the person: its label ("" none) and its grant. */
-export interface Offer {
-  always: string;
-  grant(): void;
 }
 
 /** What is left to do once a run has ended, outside it (naming the conversation); given the runner's closing signal. */

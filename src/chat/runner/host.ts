@@ -31,9 +31,9 @@ export interface RunnerHost {
   /**
    * Asks the person about the call item `call` (a notification that works with the panel closed):
    * yes, no, or "always" for what `question.always` offers (never offered where it cannot apply).
-   * `question` is the engine's text: show all of it. `signal` aborts when the panel decided first
-   * or the run stopped: the question should go away then. Without it, only the panel decides (by
-   * writing the call item's state).
+   * `question` is the engine's text: show all of it. Its answer goes through `Runner.decide`, as the
+   * panel's does, and the first wins; `signal` aborts once the call is answered or the run stopped:
+   * the question should go away then. Without it, only the panel decides.
    */
   approve?(call: Item, signal: AbortSignal, question: Question): Promise<Decision>;
   /** The person's per-tool approval settings (`tandem.approval`) for a run of `assistant`, read at each run. */

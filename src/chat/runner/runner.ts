@@ -8,18 +8,19 @@
  * Using it:
  *   const runner = serveConversations(store, { model: (id) => modelOf(id), tools: (a) => toolsFor(a), approve: ask });
  *   store.put("items", asked("Hello", chat));   // the runner answers it
- *   runner.decide(callKey, true, true);         // the person's decision from the panel ("always")
+ *   runner.decide(callKey, "always");           // the person's answer (panel or notification): the first wins
  *   await runner.close();                        // before store.close()
  * A store opened as a reader does not run anything: call `start()` again once it is writable
  * (the store's `onWritable`).
  */
 import type { Attached } from "../../agent/attachments";
 import { reason } from "../../agent/perform";
-import { assistant, decided, newKey, stopped } from "../make";
+import { assistant, newKey, stopped } from "../make";
 import type { Item } from "../rows";
 import type { Change, Store } from "../store";
-import type { Allowance } from "../approval";
-import { answer, givenBy, type After, type Offer, type Runs } from "./answer";
+import type { Allowance, Decision } from "../approval";
+import { answer, givenBy, type After, type Runs } from "./answer";
+import { Waiting } from "./approve";
 import type { RunnerHost } from "./host";
 import { nextWork, type Work } from "./history";
 import { recover, type Recovered } from "./recover";
@@ -42,8 +43,8 @@ export class Runner {
   /** Items this runner took as work: never answered twice. */
   private readonly taken = new Set<string>();
   private readonly allowed = new Map<string, Allowance>();
-  /** What "always" offers and grants for each call waiting for the person (the engine's offer). */
-  private readonly asking = new Map<string, Offer>();
+  /** The calls waiting for the person, settled by `decide`. */
+  private readonly waiting: Waiting;
   private readonly given = new Map<string, Promise<Attached>>();
   private readonly runs: Runs;
   /** What runs left to do after they ended (titles), going on beside the next runs. */
@@ -57,11 +58,12 @@ export class Runner {
     readonly store: Store,
     readonly host: RunnerHost,
   ) {
+    this.waiting = new Waiting(store);
     this.runs = {
       store,
       host,
       allowed: (chat) => this.allowedFor(chat),
-      asking: this.asking,
+      waiting: this.waiting,
       given: (user) => this.givenOf(user),
       closing: () => this.ending,
       summaries: new Map(),
@@ -100,22 +102,15 @@ export class Runner {
   }
 
   /**
-   * The person's decision on the call item `key` waiting for approval: yes or no, and `always` to
-   * allow what the question offered (this tool, or this host) for the rest of the conversation;
-   * where it offered nothing (a command, a protected path) it is a yes for this call only. False
-   * when the call is not waiting (another answer came first).
+   * The person's answer on the call item `key` waiting for them, from any face (the panel's buttons,
+   * the notification): it settles the waiting call at once and is written on its row once. "always"
+   * also allows what the question offered (this tool, this host, or the command line as a rule of
+   * theirs); where it offered nothing (a protected path) it is a yes for this call only. False, with
+   * nothing written, when the call is not waiting: another answer came first, or this runner never
+   * asked it (a window restarted since, or another window's runner asks).
    */
-  decide(key: string, yes: boolean, always = false): boolean {
-    const row = this.store.get("items", key);
-    if (!row || row.kind !== "call" || row.state !== "approval") return false;
-    if (yes && always) this.asking.get(key)?.grant();
-    this.store.put("items", decided(row, yes));
-    return true;
-  }
-
-  /** The label of what "Always allow" would allow for the call `key` waiting for the person; "" none. */
-  offer(key: string): string {
-    return this.asking.get(key)?.always ?? "";
+  decide(key: string, decision: Decision): boolean {
+    return this.waiting.decide(key, decision);
   }
 
   /** Lets the tool `name` run without asking in the conversation `chat` (never past a protected path or a command). */
@@ -164,6 +159,8 @@ export class Runner {
 
   private seen(change: Change): void {
     const row = change.row as Item | null;
+    // A call deleted while it waits (its conversation went) is not asked any longer.
+    if (!row) this.waiting.gone(change.key);
     if (!row || row.done) return;
     // Acted on after the put that told it, so every view sees that change before the runner's.
     if (row.kind === "user" || row.kind === "retry") queueMicrotask(() => this.wake(row.chat));

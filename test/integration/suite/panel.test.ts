@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
 import { until } from "./wait";
-import { clickNotification, panelSend, panelText, screenshot } from "./person";
+import { clickNotification, panelControl, panelSend, panelText, screenshot } from "./person";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
 
@@ -140,5 +140,62 @@ describe("the side panel in VS Code", () => {
       .map(([path]) => path);
     assert.deepEqual(leaks, []);
     assert.ok(!(await panelText()).includes(KEY));
+  });
+  it("offers 'Always Allow in This Conversation' on the panel's call, and the next such call runs unasked", async () => {
+    const { store } = await api().conversations();
+    /** Opens a new conversation in the panel and sends `text` (its answer and title scripted); gives its id. */
+    const fresh = async (text: string, ...replies: Parameters<FixtureServer["script"]>): Promise<string> => {
+      await vscode.commands.executeCommand("tandem.newChat");
+      const before = new Set(store.conversations().map((c) => c.id));
+      server.script(...replies, answer(`${text} title`));
+      await panelSend(text);
+      const made = await until(
+        () => store.conversations().find((c) => !before.has(c.id) && c.title === `${text} title`),
+        30_000,
+        "the answer and the title",
+      );
+      return made.id;
+    };
+    const note = (id: string, name: string): [string, string, string] => [
+      id,
+      "create_file",
+      JSON.stringify({ path: `notes/${name}.txt`, content: `${name}\n` }),
+    ];
+    // Every call that waited for the person, by its input.
+    const waited: string[] = [];
+    const stop = store.follow({ table: "items", where: { kind: "call" } }, (c) => {
+      if (c.row?.state === "approval" && !waited.includes(c.row.input)) waited.push(c.row.input);
+    });
+    try {
+      const asking = fresh(
+        "Create the two always notes",
+        calling([note("call_a1", "always-a")]),
+        calling([note("call_a2", "always-b")]),
+        answer("Created both notes."),
+      );
+      const first = await until(
+        () =>
+          store
+            .rows("items")
+            .find((i) => i.kind === "call" && i.state === "approval" && i.input.includes("always-a")),
+        30_000,
+        "the first question",
+      );
+      assert.equal(first.always, "Always Allow in This Conversation");
+      await panelControl("button", "Always Allow in This Conversation", { nth: -1 });
+      const chat = await asking;
+      assert.ok(store.items(chat).some((i) => i.kind === "text" && i.text === "Created both notes."));
+      assert.equal(readFileSync(join(workspace(), "notes/always-a.txt"), "utf8"), "always-a\n");
+      assert.equal(readFileSync(join(workspace(), "notes/always-b.txt"), "utf8"), "always-b\n");
+      assert.deepEqual(
+        waited.map((input) => (JSON.parse(input) as { path: string }).path),
+        ["notes/always-a.txt"],
+        "only the first call was asked",
+      );
+    } finally {
+      stop();
+    }
+    // Later tests write in the panel's open conversation: one where nothing is allowed "always".
+    await fresh("Start afresh", answer("Fresh."));
   });
 });

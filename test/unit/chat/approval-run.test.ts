@@ -40,13 +40,19 @@ describe("approval: the engine in a run", () => {
       first.text,
       "Tandem wants to run create_file: .git/hooks/pre-commit (1 line)\nIt can run code on your machine: .git/hooks/pre-commit is in a protected place (.git/).",
     );
-    scene.bench.runner.decide(first.id, true, true);
+    assert.equal(first.always, undefined, "no 'Always allow' is offered for a protected path");
+    scene.bench.runner.decide(first.id, "always");
     const second = await waiting(1);
     assert.match(second.text, /protected place \(\.git\/\)/);
-    scene.bench.runner.decide(second.id, true, true);
+    scene.bench.runner.decide(second.id, "always");
     const third = await waiting(2);
     assert.equal(third.text, "Tandem wants to run create_file: notes.md (1 line)");
-    scene.bench.runner.decide(third.id, true, false);
+    assert.equal(
+      third.always,
+      "Always Allow in This Conversation",
+      "the 'always' on a protected path granted nothing",
+    );
+    scene.bench.runner.decide(third.id, true);
     await answered(scene.bench.store, user.id);
     assert.deepEqual(written, [".git/hooks/pre-commit", ".GIT/hooks/post-merge", "notes.md"]);
   });

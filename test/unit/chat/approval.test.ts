@@ -5,14 +5,15 @@ import { tool } from "../../../src/agent/tool";
 import { DECLINED, type Tool } from "../../../src/agent/types";
 import {
   allowedTool,
-  askPerson,
   listed,
   offered,
   verdict,
   type Decision,
+  type Question,
   type Rules,
 } from "../../../src/chat/approval/approval";
-import { asked, decided, item } from "../../../src/chat/make";
+import { asked, item } from "../../../src/chat/make";
+import { Waiting } from "../../../src/chat/runner/approve";
 import type { Item } from "../../../src/chat/rows";
 import { answerOf, answered, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 
@@ -85,67 +86,85 @@ describe("approval: asking the person", () => {
     b = undefined;
   });
 
-  async function waiting(): Promise<Item> {
+  const question: Question = {
+    text: "Tandem wants to run write_file",
+    short: "Tandem wants to run write_file",
+    long: false,
+    always: "Always Allow in This Conversation",
+  };
+
+  /** A call waiting to be asked about, and every change of its row from now on. */
+  async function waiting(): Promise<{ call: Item; waits: Waiting; rows: Item[] }> {
     b = await bench(hostOf({}));
-    const call = { ...item("call", "", "c1"), name: "write_file", input: "{}" };
+    const call = { ...item("call", "", "c1"), name: "write_file", input: "{}", state: "running" as const };
     b.store.put("items", call);
-    return call;
+    const rows: Item[] = [];
+    b.store.follow({ table: "items", key: call.id }, (c) => c.row && rows.push(c.row));
+    return { call, waits: new Waiting(b.store), rows };
   }
 
-  it("takes the editor's answer when it comes first, asks once, and writes the answer on the item", async () => {
-    const call = await waiting();
+  it("takes the editor's answer when it comes first, asks once, and writes the answer on the item once", async () => {
+    const { call, waits, rows } = await waiting();
     const seen: Item[] = [];
-    const answer = await askPerson(
-      b!.store,
+    const answer = await waits.ask(
       call.id,
+      question,
       async (c) => {
         seen.push(c);
         return true;
       },
       new AbortController().signal,
+      assert.fail,
     );
     assert.equal(answer, true);
     assert.deepEqual(
-      seen.map((c) => [c.id, c.state]),
-      [[call.id, "approval"]],
+      seen.map((c) => [c.id, c.state, c.text, c.always]),
+      [[call.id, "approval", question.text, question.always]],
       "the person was asked once, while the call waited",
     );
-    assert.equal(b!.store.get("items", call.id)?.state, "approved");
+    assert.deepEqual(
+      rows.map((r) => [r.state, r.always]),
+      [
+        ["approval", "Always Allow in This Conversation"],
+        ["approved", undefined],
+      ],
+    );
   });
 
-  it("takes the panel's decision written on the item when it comes first, and dismisses the notification", async () => {
-    const call = await waiting();
+  it("takes the panel's decide when it comes first, dismisses the notification, and a late answer changes nothing", async () => {
+    const { call, waits, rows } = await waiting();
+    const notification = gate<Decision>();
     let dismissed = false;
-    const asking = askPerson(
-      b!.store,
+    const asking = waits.ask(
       call.id,
-      (_c, signal) =>
-        new Promise<Decision>((resolve) =>
-          signal.addEventListener("abort", () => {
-            dismissed = true;
-            resolve(true);
-          }),
-        ),
+      question,
+      (_c, signal) => {
+        signal.addEventListener("abort", () => (dismissed = true));
+        return notification.promise;
+      },
       new AbortController().signal,
+      assert.fail,
     );
-    await until(() => b!.store.get("items", call.id)?.state === "approval", "the approval state");
-    b!.store.put("items", decided(b!.store.get("items", call.id)!, false));
+    assert.equal(waits.decide(call.id, false), true);
     assert.equal(await asking, false);
     assert.equal(dismissed, true);
-    assert.equal(
-      b!.store.get("items", call.id)?.state,
-      "declined",
+    notification.open("always");
+    await notification.promise;
+    assert.equal(waits.decide(call.id, true), false, "a second answer does not count");
+    assert.deepEqual(
+      rows.map((r) => r.state),
+      ["approval", "declined"],
       "the late notification answer does not win",
     );
   });
 
   it("leaves the panel to decide when the notification fails, and gives up when the run halts", async () => {
-    const call = await waiting();
+    const { call, waits, rows } = await waiting();
     const halt = new AbortController();
     const problems: string[] = [];
-    const asking = askPerson(
-      b!.store,
+    const asking = waits.ask(
       call.id,
+      question,
       () => Promise.reject(new Error("no window")),
       halt.signal,
       (text) => problems.push(text),
@@ -153,7 +172,12 @@ describe("approval: asking the person", () => {
     await until(() => problems.length > 0, "the failed notification to be told");
     halt.abort();
     assert.equal(await asking, undefined);
-    assert.equal(b!.store.get("items", call.id)?.state, "approval", "nothing was decided");
+    assert.equal(waits.decide(call.id, true), false, "nothing waits after the halt");
+    assert.deepEqual(
+      rows.map((r) => r.state),
+      ["approval"],
+      "nothing was decided",
+    );
     assert.deepEqual(problems, ["The approval question could not be shown: no window"]);
   });
 });
@@ -268,7 +292,7 @@ describe("approval: tool calls in a run", () => {
       "the call to wait for approval",
     );
     const key = answerOf(b.store, chat, user.id)[0].id;
-    assert.equal(b.runner.decide(key, true, true), true);
+    assert.equal(b.runner.decide(key, "always"), true);
     assert.equal(b.runner.decide(key, false), false, "a second answer does not count");
     await dismissed.promise;
     await answered(b.store, user.id);

@@ -141,8 +141,8 @@ describe("command rules in a run", () => {
     scene.bench.store.put("items", user);
     await until(() => callsOf(chat, user.id)[0]?.state === "approval", "the first call to wait");
     const first = callsOf(chat, user.id)[0];
-    assert.equal(scene.bench.runner.offer(first.id), "Always Allow `npm run lint`");
-    scene.bench.runner.decide(first.id, true, true);
+    assert.equal(first.always, "Always Allow `npm run lint`");
+    scene.bench.runner.decide(first.id, "always");
     await answered(scene.bench.store, user.id);
     assert.deepEqual(rules.kept, ["npm run lint"]);
     assert.deepEqual(ran, ["npm run lint", "npm run lint"]);

@@ -5,6 +5,7 @@ import { tool } from "../../../src/agent/tool";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
+import type { Item } from "../../../src/protocol/rows";
 import { z } from "zod";
 import { BlockText } from "../../../webview-ui/blocks";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
@@ -179,7 +180,7 @@ describe("the panel's host half (PanelView)", () => {
     view.dispose();
   });
 
-  it("offers the panel 'Always allow' only where it applies, named by what it allows, and again on reopening", async () => {
+  it("shows the panel 'Always allow' on the call's row only where it applies, named by what it allows, and again on reopening", async () => {
     const make = tool("create_file", "Creates", z.object({ path: z.string() }), () => "made");
     const model = scripted([
       calls([["create_file", '{"path":"notes.md"}']]),
@@ -195,17 +196,35 @@ describe("the panel's host half (PanelView)", () => {
     await view.receive({ type: "send", chat: "", text: "Make", files: [], model: "", assistant: "" });
     const chat = view.open;
     const waiting = (n: number) => b!.store.items(chat).filter((i) => i.kind === "call")[n];
+    /** The rows of the call `id` the panel was sent while it waited. */
+    const asked = (id: string) =>
+      host
+        .of("rows")
+        .flatMap((m) => (m.table === "items" ? (m.put as Item[]) : []))
+        .filter((r) => r.id === id && r.state === "approval");
     await until(() => waiting(0)?.state === "approval", "the first question");
-    assert.deepEqual(host.of("offer").at(-1), {
-      type: "offer",
-      item: waiting(0).id,
-      always: "Always Allow in This Conversation",
-    });
+    assert.deepEqual(
+      asked(waiting(0).id).map((r) => [r.text, r.always]),
+      [['Tandem wants to run create_file: {"path":"notes.md"}', "Always Allow in This Conversation"]],
+      "one row, with the question and its 'Always allow'",
+    );
+    view.openChat(chat);
+    assert.deepEqual(
+      host
+        .of("opened")
+        .at(-1)!
+        .items.filter((i) => i.kind === "call")
+        .map((i) => [i.state, i.always]),
+      [["approval", "Always Allow in This Conversation"]],
+    );
     await view.receive({ type: "decide", item: waiting(0).id, yes: true, always: false });
     await until(() => waiting(1)?.state === "approval", "the second question");
-    assert.deepEqual(host.of("offer").at(-1), { type: "offer", item: waiting(1).id, always: "" });
-    view.openChat(chat);
-    assert.deepEqual(host.sent.at(-1), { type: "offer", item: waiting(1).id, always: "" });
+    assert.deepEqual(
+      asked(waiting(1).id).map((r) => r.always),
+      [undefined],
+      "not offered for a protected path",
+    );
+    assert.equal(waiting(0).always, undefined, "the decided call offers nothing any more");
     await view.receive({ type: "decide", item: waiting(1).id, yes: false, always: false });
     view.dispose();
   });
