@@ -98,7 +98,10 @@ export function parsePromptFile(
 }
 
 /** The prompt files of PLACES, in order; a name read earlier wins, and the later file is skipped. */
-export async function readPromptPlaces(places: readonly PromptPlace[], pending: PendingList = []): Promise<PromptFiles> {
+export async function readPromptPlaces(
+  places: readonly PromptPlace[],
+  pending: PendingList = [],
+): Promise<PromptFiles> {
   const out: PromptFiles = { prompts: [], skipped: [] };
   const byName = new Map<string, string>();
   for (const place of places) {
@@ -113,17 +116,23 @@ export async function readPromptPlaces(places: readonly PromptPlace[], pending: 
     for (const [i, entry] of entries.entries()) {
       const shown = `${place.shown}/${entry}`;
       if (i >= PROMPT_LIMITS.count) {
-        out.skipped.push({ path: shown, reason: `more than ${PROMPT_LIMITS.count} prompt files in the folder` });
+        out.skipped.push({
+          path: shown,
+          reason: `more than ${PROMPT_LIMITS.count} prompt files in the folder`,
+        });
         break;
       }
       const name = entry.slice(0, -place.ending.length);
       try {
-        if (!NAME.test(name)) throw new Error("its name is not letters, digits, dots, dashes and underscores");
+        if (!NAME.test(name))
+          throw new Error("its name is not letters, digits, dots, dashes and underscores");
         if (OWN_COMMANDS.includes(name.toLowerCase())) throw new Error(`/${name} is Tandem's own command`);
         const first = byName.get(name.toLowerCase());
         if (first) throw new Error(`a prompt file named "${name}" was already read from ${first}`);
         const file = path.join(folder, entry);
-        const text = await reviewedText(pending, file, () => readTextIn(folder, file, PROMPT_LIMITS.fileBytes));
+        const text = await reviewedText(pending, file, () =>
+          readTextIn(folder, file, PROMPT_LIMITS.fileBytes),
+        );
         out.prompts.push(parsePromptFile(text, name, { shown, source: place.source }));
         byName.set(name.toLowerCase(), shown);
       } catch (error) {

@@ -9,18 +9,22 @@ import path from "node:path";
 import { t } from "../../protocol/l10n";
 import type { PromptFile } from "./prompt-files";
 
+/** What a prompt file narrows an answer's tools to, as the person's message keeps it. */
+export interface PromptTools {
+  /** The only tools offered (Tandem's names, or as a plugin or VS Code names them); absent: as usual. */
+  tools?: string[];
+  /** True: only tools that read are offered (a `mode` of ask or plan). */
+  readOnly?: boolean;
+  /** True: no tool that runs commands is offered (`mode: edit`). */
+  noCommands?: boolean;
+}
+
 /** What starting a prompt file gives the answer. */
-export interface PromptUse {
+export interface PromptUse extends PromptTools {
   /** What the model is given: where the text comes from, and the text with its arguments. */
   text: string;
   /** The id of the person's model it chose (undefined: the conversation's). */
   model?: string;
-  /** The only tools offered for the answer, by Tandem's names (undefined: as usual); never more than usual. */
-  tools?: string[];
-  /** True: only tools that read are offered (a `mode` of ask or plan). */
-  readOnly: boolean;
-  /** True: no tool that runs commands is offered (`mode: edit`). */
-  noCommands: boolean;
   /** What the file asked for and did not get, in words for the person. */
   notes: string[];
 }
@@ -63,6 +67,9 @@ const TOOL_NAMES: Record<string, string[]> = {
 
 /** Tandem's own tools an answer keeps whatever a prompt file names: they change nothing outside it. */
 const KEPT_TOOLS = ["update_plan", "load_skill", "open_tools"];
+
+/** The tools that run commands, which `mode: edit` leaves out. */
+const COMMAND_TOOLS = TOOL_NAMES.runcommands;
 
 /** Front matter keys that ask for what a file cannot have: approvals, addresses, keys. */
 const REFUSED_KEYS = [
@@ -146,14 +153,13 @@ function modelNamed(value: string, models: readonly { id: string; name: string }
 }
 
 /**
- * What starting PROMPT with ARGS gives: MODELS are the person's own (a file chooses only among
- * them), OFFERED the tools the answer would be offered without it (it can only narrow them).
+ * What starting PROMPT with ARGS gives: MODELS are the person's own (a file chooses only among them);
+ * the tools it names are kept for the answer, which offers only those of them it offers anyway.
  */
 export function usePrompt(
   prompt: PromptFile,
   args: string,
   models: readonly { id: string; name: string }[],
-  offered: readonly string[],
   variables: PromptVariables = {},
 ): PromptUse {
   const notes: string[] = [];
@@ -168,7 +174,11 @@ export function usePrompt(
             file,
             listOf(value).join(", ") || value,
           )
-        : t("{0} asks to set {1}. A prompt file cannot set approvals, addresses or keys: it was left out.", file, key),
+        : t(
+            "{0} asks to set {1}. A prompt file cannot set approvals, addresses or keys: it was left out.",
+            file,
+            key,
+          ),
     );
   }
   let model: string | undefined;
@@ -177,26 +187,40 @@ export function usePrompt(
     notes.push(t("{0} names the address {1}. A prompt file cannot choose where requests go.", file, wanted));
   } else if (wanted) {
     model = modelNamed(wanted, models);
-    if (!model) notes.push(t("{0} asks for the model {1}, which is not one of yours: the chosen model answers.", file, wanted));
+    if (!model)
+      notes.push(
+        t("{0} asks for the model {1}, which is not one of yours: the chosen model answers.", file, wanted),
+      );
   }
+  const use: PromptUse = { text: "", model, notes };
   const mode = (prompt.keys.get("mode") ?? prompt.keys.get("agent") ?? "").trim().toLowerCase();
-  const readOnly = mode === "ask" || mode === "plan";
-  const noCommands = mode === "edit";
+  if (mode === "ask" || mode === "plan") use.readOnly = true;
+  if (mode === "edit") use.noCommands = true;
   if (mode && !["ask", "plan", "edit", "agent"].includes(mode))
     notes.push(t("{0} asks for the mode {1}, which Tandem does not have: it answers as usual.", file, mode));
-  let tools: string[] | undefined;
   const listed = prompt.keys.get("tools");
-  if (listed !== undefined) {
-    const names = listOf(listed);
-    const meant = new Set(names.flatMap((n) => TOOL_NAMES[n.toLowerCase()] ?? [n]));
-    tools = offered.filter((name) => meant.has(name) || KEPT_TOOLS.includes(name));
-    const missing = names.filter((n) => !(TOOL_NAMES[n.toLowerCase()] ?? [n]).some((m) => offered.includes(m)));
-    if (missing.length)
-      notes.push(t("{0} asks for tools that are not offered here: {1}. They stay off.", file, missing.join(", ")));
-  }
+  if (listed !== undefined)
+    use.tools = [
+      ...new Set([...listOf(listed).flatMap((n) => TOOL_NAMES[n.toLowerCase()] ?? [n]), ...KEPT_TOOLS]),
+    ];
   const filled = filledIn(prompt.body, args, variables);
   const intro = args
     ? t("The person started the prompt file {0} with: {1}", file, args)
     : t("The person started the prompt file {0}.", file);
-  return { text: `${intro}\n\n${filled}`, model, tools, readOnly, noCommands, notes };
+  use.text = `${intro}\n\n${filled}`;
+  return use;
+}
+
+/** Of TOOLS (what the answer offers anyway), those a prompt file's NARROWING leaves: never one more. */
+export function narrowed<T extends { name: string; readOnly: boolean }>(
+  tools: readonly T[],
+  narrowing?: PromptTools,
+): T[] {
+  if (!narrowing) return [...tools];
+  return tools.filter(
+    (tool) =>
+      (!narrowing.tools || narrowing.tools.includes(tool.name)) &&
+      (!narrowing.readOnly || tool.readOnly) &&
+      (!narrowing.noCommands || !COMMAND_TOOLS.includes(tool.name)),
+  );
 }

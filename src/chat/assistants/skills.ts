@@ -147,7 +147,11 @@ function inside(parent: string, child: string): boolean {
  * The text of FILE if it may be read as the person's or the repository's instructions: inside ROOT
  * (a link out of it is refused), at most LIMIT bytes, UTF-8 text. Throws the reason otherwise.
  */
-export async function readTextIn(root: string, file: string, limit = SKILL_LIMITS.fileBytes): Promise<string> {
+export async function readTextIn(
+  root: string,
+  file: string,
+  limit = SKILL_LIMITS.fileBytes,
+): Promise<string> {
   const real = await realpath(file);
   if (!inside(root, real)) throw new Error("it leads outside the workspace");
   const info = await stat(real);

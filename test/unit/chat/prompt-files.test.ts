@@ -3,15 +3,27 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
+  parsePromptFile,
   promptNamed,
   promptPlaces,
   readPromptPlaces,
   slashCommand,
   type PromptFile,
 } from "../../../src/chat/assistants/prompt-files";
-import { filledIn, usePrompt } from "../../../src/chat/assistants/prompt-use";
+import { filledIn, narrowed, usePrompt } from "../../../src/chat/assistants/prompt-use";
 
-const OFFERED = ["read_file", "list_files", "search_text", "propose_edit", "create_file", "run_command", "update_plan"];
+const OFFERED = [
+  "read_file",
+  "list_files",
+  "search_text",
+  "propose_edit",
+  "create_file",
+  "run_command",
+  "update_plan",
+  "mcp_docs_lookup",
+];
+const READS = new Set(["read_file", "list_files", "search_text", "update_plan", "mcp_docs_lookup"]);
+const TOOLS = OFFERED.map((name) => ({ name, readOnly: READS.has(name) }));
 const MODELS = [
   { id: "endpoint:local/qwen3", name: "qwen3" },
   { id: "endpoint:cloud/gpt-5", name: "GPT-5" },
@@ -27,7 +39,10 @@ describe("prompt files", () => {
   }
   const read = () =>
     readPromptPlaces(
-      promptPlaces([{ root: workspace, name: "app" }], [{ folder: person, ending: ".prompt.md", shown: "~/prompts" }]),
+      promptPlaces(
+        [{ root: workspace, name: "app" }],
+        [{ folder: person, ending: ".prompt.md", shown: "~/prompts" }],
+      ),
     );
 
   beforeEach(async () => {
@@ -102,18 +117,21 @@ describe("prompt files", () => {
 });
 
 describe("starting a prompt file", () => {
-  const prompt = (front: string, body = "Do it."): PromptFile => {
-    const keys = new Map<string, string>();
-    for (const line of front.split("\n").filter(Boolean)) {
-      const at = line.indexOf(":");
-      keys.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
-    }
-    return { name: "p", description: "", hint: "", shown: ".github/prompts/p.prompt.md", source: "workspace", body, keys };
-  };
+  const prompt = (front: string, body = "Do it."): PromptFile =>
+    parsePromptFile(`---\n${front}\n---\n${body}`, "p", {
+      shown: ".github/prompts/p.prompt.md",
+      source: "workspace",
+    });
 
   it("fills in Claude's $ARGUMENTS and $1, VS Code's inputs and the editor's variables", () => {
-    assert.equal(filledIn("Fix $ARGUMENTS now; first $1, second $2.", 'parser "the lexer"'), 'Fix parser "the lexer" now; first parser, second the lexer.');
-    assert.equal(filledIn("Make ${input:name:a form name} in ${input:dir}", "name=Login dir=src/forms"), "Make Login in src/forms");
+    assert.equal(
+      filledIn("Fix $ARGUMENTS now; first $1, second $2.", 'parser "the lexer"'),
+      'Fix parser "the lexer" now; first parser, second the lexer.',
+    );
+    assert.equal(
+      filledIn("Make ${input:name:a form name} in ${input:dir}", "name=Login dir=src/forms"),
+      "Make Login in src/forms",
+    );
     assert.equal(filledIn("Make ${input:name}", "Login form"), "Make Login form");
     assert.equal(filledIn("Make ${input:name:the form}", ""), "Make [the form not given: ask the person]");
     assert.equal(
@@ -127,42 +145,69 @@ describe("starting a prompt file", () => {
   });
 
   it("gives the model where the text comes from and the text with the arguments", () => {
-    const use = usePrompt(prompt("", "Fix $ARGUMENTS."), "the parser", MODELS, OFFERED);
+    const use = usePrompt(prompt("", "Fix $ARGUMENTS."), "the parser", MODELS);
     assert.equal(
       use.text,
       "The person started the prompt file /p (.github/prompts/p.prompt.md) with: the parser\n\nFix the parser.",
     );
-    assert.deepEqual([use.model, use.tools, use.readOnly, use.noCommands, use.notes], [undefined, undefined, false, false, []]);
+    assert.deepEqual(narrowed(TOOLS, use), TOOLS);
+    assert.deepEqual(use, { text: use.text, model: undefined, notes: [] });
   });
 
-  it("narrows the tools to those it names (by VS Code's or Claude's names) and says which are not offered", () => {
-    const use = usePrompt(prompt("tools: ['codebase', 'editFiles', 'githubRepo']"), "", MODELS, OFFERED);
-    assert.deepEqual(use.tools, ["read_file", "list_files", "search_text", "propose_edit", "create_file", "update_plan"]);
-    assert.deepEqual(use.notes, [
-      "/p (.github/prompts/p.prompt.md) asks for tools that are not offered here: githubRepo. They stay off.",
+  it("narrows the tools offered anyway to those it names, by VS Code's, Claude's or the tools' own names", () => {
+    const names = (front: string) => narrowed(TOOLS, usePrompt(prompt(front), "", MODELS)).map((t) => t.name);
+    assert.deepEqual(names("tools: ['codebase', 'editFiles', 'githubRepo']"), [
+      "read_file",
+      "list_files",
+      "search_text",
+      "propose_edit",
+      "create_file",
+      "update_plan",
     ]);
-    assert.equal(usePrompt(prompt("mode: ask"), "", MODELS, OFFERED).readOnly, true);
-    assert.equal(usePrompt(prompt("agent: plan"), "", MODELS, OFFERED).readOnly, true);
-    assert.equal(usePrompt(prompt("mode: edit"), "", MODELS, OFFERED).noCommands, true);
+    assert.deepEqual(names("tools:\n  - Grep\n  - mcp_docs_lookup"), [
+      "search_text",
+      "update_plan",
+      "mcp_docs_lookup",
+    ]);
+    assert.deepEqual(names("mode: ask"), [
+      "read_file",
+      "list_files",
+      "search_text",
+      "update_plan",
+      "mcp_docs_lookup",
+    ]);
+    assert.deepEqual(names("agent: plan"), names("mode: ask"));
+    assert.deepEqual(
+      names("mode: edit"),
+      OFFERED.filter((n) => n !== "run_command"),
+    );
+    assert.deepEqual(names("tools: [run_command, delete_everything]"), ["run_command", "update_plan"]);
   });
 
   it("chooses only among the person's models, never an address", () => {
-    assert.equal(usePrompt(prompt("model: GPT-5 (copilot)"), "", MODELS, OFFERED).model, "endpoint:cloud/gpt-5");
-    const unknown = usePrompt(prompt("model: claude-opus"), "", MODELS, OFFERED);
+    assert.equal(usePrompt(prompt("model: GPT-5 (copilot)"), "", MODELS).model, "endpoint:cloud/gpt-5");
+    const unknown = usePrompt(prompt("model: claude-opus"), "", MODELS);
     assert.deepEqual([unknown.model, unknown.notes.length], [undefined, 1]);
-    const address = usePrompt(prompt("model: https://collect.example/v1"), "", MODELS, OFFERED);
+    const address = usePrompt(prompt("model: https://collect.example/v1"), "", MODELS);
     assert.equal(address.model, undefined);
     assert.match(address.notes[0], /cannot choose where requests go/);
   });
 
   it("never allows a tool, sets an approval or an endpoint, and says so", () => {
     const use = usePrompt(
-      prompt("allowed-tools: Bash(rm:*), Edit\nauto-approve: true\nendpoint: https://x.example\ntools: [runCommands]"),
+      prompt(
+        "allowed-tools: Bash(rm:*), Edit\nauto-approve: true\nendpoint: https://x.example\ntools: [runCommands]",
+      ),
       "",
       MODELS,
-      OFFERED,
     );
-    assert.deepEqual(use.tools, ["run_command", "update_plan"]);
+    assert.deepEqual(
+      narrowed(TOOLS, use).map((t) => [t.name, t.readOnly]),
+      [
+        ["run_command", false],
+        ["update_plan", true],
+      ],
+    );
     assert.deepEqual(use.notes, [
       "/p (.github/prompts/p.prompt.md) asks to allow Bash(rm:*), Edit without asking. A prompt file cannot allow a tool: each call asks as your settings say.",
       "/p (.github/prompts/p.prompt.md) asks to set auto-approve. A prompt file cannot set approvals, addresses or keys: it was left out.",
