@@ -44,6 +44,8 @@ export interface PromptFile {
   hint: string;
   /** Where it is, as the person reads it (a workspace path, or `~/…` for the person's own). */
   shown: string;
+  /** Its absolute path. */
+  file: string;
   /** "workspace": the repository's (hostile input); "person": the person's own. */
   source: "workspace" | "person";
   /** Its text after the front matter. */
@@ -87,7 +89,7 @@ function oneLine(text: string, limit: number): string {
 export function parsePromptFile(
   text: string,
   name: string,
-  where: Pick<PromptFile, "shown" | "source">,
+  where: Pick<PromptFile, "shown" | "source" | "file">,
 ): PromptFile {
   const { keys, body: rest } = splitFrontMatter(text);
   const body = rest.trim();
@@ -133,7 +135,7 @@ export async function readPromptPlaces(
         const text = await reviewedText(pending, file, () =>
           readTextIn(folder, file, PROMPT_LIMITS.fileBytes),
         );
-        out.prompts.push(parsePromptFile(text, name, { shown, source: place.source }));
+        out.prompts.push(parsePromptFile(text, name, { shown, source: place.source, file }));
         byName.set(name.toLowerCase(), shown);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

@@ -137,7 +137,8 @@ export function filledIn(body: string, args: string, variables: PromptVariables 
     .replace(/\$([1-9])(?!\d)/g, (all, n: string) => positional[Number(n) - 1] ?? "")
     .replace(/\$\{input:([\w-]+)(?::([^}]*))?\}/g, (all, name: string, placeholder?: string) => {
       const given = named.get(name) ?? (inputs.size === 1 && named.size === 0 && args ? args : undefined);
-      return given ?? t("[{0} not given: ask the person]", placeholder?.trim() || name);
+      // Words for the model, in the language of its instructions.
+      return given ?? `[${placeholder?.trim() || name} not given: ask the person]`;
     })
     .replace(/\$\{(\w+)\}/g, (all, name: string) => (name in editor ? (editor[name] ?? "") : all));
 }
@@ -205,8 +206,8 @@ export function usePrompt(
     ];
   const filled = filledIn(prompt.body, args, variables);
   const intro = args
-    ? t("The person started the prompt file {0} with: {1}", file, args)
-    : t("The person started the prompt file {0}.", file);
+    ? `The person started the prompt file ${file} with: ${args}`
+    : `The person started the prompt file ${file}.`;
   use.text = `${intro}\n\n${filled}`;
   return use;
 }

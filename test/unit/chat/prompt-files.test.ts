@@ -121,6 +121,7 @@ describe("starting a prompt file", () => {
     parsePromptFile(`---\n${front}\n---\n${body}`, "p", {
       shown: ".github/prompts/p.prompt.md",
       source: "workspace",
+      file: "/w/.github/prompts/p.prompt.md",
     });
 
   it("fills in Claude's $ARGUMENTS and $1, VS Code's inputs and the editor's variables", () => {
