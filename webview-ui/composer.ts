@@ -4,12 +4,13 @@
  */
 import { reason } from "../src/protocol/reason";
 import { usageLine } from "./usage";
-import type { ContextEntry, ContextSuggested, FileRef } from "../src/protocol/messages";
+import type { ContextEntry, ContextSuggested, FileRef, PromptsListed } from "../src/protocol/messages";
 import { button, compactCount, h, icon } from "./dom";
 import type { Panel } from "./items";
 import { modelOptions } from "./again";
 import { ContextPicker, KIND_ICONS } from "./picker";
 import { pastedImages } from "./paste";
+import { SlashMenu } from "./slash";
 
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
@@ -36,6 +37,7 @@ export class Composer {
   private readonly action = h("span", { class: "action-slot" });
   private attached: Attached[] = [];
   private readonly picker: ContextPicker;
+  private readonly slash: SlashMenu;
   private readonly mention: HTMLButtonElement;
   /** Where the `@` that opened the picker is in the box (-1: opened by the button). */
   private at = -1;
@@ -55,9 +57,11 @@ export class Composer {
       (entry) => this.choose(entry),
       (typed, refocus) => this.dismiss(typed, refocus),
     );
+    this.slash = new SlashMenu(this.input, () => panel.host.post({ type: "prompts" }));
     this.instructions = new InstructionsSwitch(panel, () => this.saved());
     this.element.append(
       this.picker.element,
+      this.slash.element,
       this.notice,
       this.files,
       this.input,
@@ -79,6 +83,7 @@ export class Composer {
       this.send();
     });
     this.input.addEventListener("keydown", (event) => {
+      if (this.slash.key(event)) return;
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.send();
@@ -93,6 +98,7 @@ export class Composer {
     });
     this.input.addEventListener("input", (event) => {
       this.saved();
+      this.slash.update();
       const typed = event as InputEvent;
       const caret = this.input.selectionStart;
       // An `@` starting a word opens the picker (not the one inside an address like a@b.c).
@@ -162,6 +168,11 @@ export class Composer {
     for (const file of files)
       if (!this.attached.some((a) => "file" in a && a.file.path === file.path)) this.attached.push({ file });
     this.showFiles();
+  }
+
+  /** The host's prompt files, for the `/` menu. */
+  prompts(message: PromptsListed): void {
+    this.slash.listed(message.prompts);
   }
 
   /** The host's entries for the picker's query. */

@@ -191,6 +191,9 @@ function fromHost(message: HostMessage): void {
     case "suggestions":
       composer.suggested(message);
       break;
+    case "prompts":
+      composer.prompts(message);
+      break;
     case "found":
       chats.foundChats(message.query, message.chats);
       break;

@@ -139,6 +139,18 @@ export const itemRow = z.strictObject({
    * was first written (a copy of a copy names the first original), so its checkpoints are found.
    */
   copiedFrom: z.optional(z.strictObject({ chat: z.string(), item: z.string() })),
+  /**
+   * On a message that started a prompt file (`/name`): its name, and what it narrows the answer's
+   * tools to (it never widens them).
+   */
+  prompt: z.optional(
+    z.strictObject({
+      name: z.string(),
+      tools: z.optional(z.array(z.string())),
+      readOnly: z.optional(z.boolean()),
+      noCommands: z.optional(z.boolean()),
+    }),
+  ),
 });
 export type Item = z.infer<typeof itemRow>;
 

@@ -166,6 +166,22 @@ export interface ContextSuggested {
   entries: ContextEntry[];
 }
 
+/** A prompt file the person can start with `/name`, as the composer's `/` menu lists it. */
+export interface PromptEntry {
+  name: string;
+  description: string;
+  /** What to give after the name ("" nothing in particular). */
+  hint: string;
+  /** "workspace": the repository's; "person": the person's own. */
+  source: "workspace" | "person";
+}
+
+/** The answer to `prompts`: every prompt file the person can start here. */
+export interface PromptsListed {
+  type: "prompts";
+  prompts: PromptEntry[];
+}
+
 /**
  * The host asks the person, under their message `item`, whether to restore the files (the words
  * `question` name how many change); the panel answers `restoreAnswer` with the same `ask`.
@@ -203,6 +219,7 @@ export type HostMessage =
   | ImageLoaded
   | PendingChanged
   | ContextSuggested
+  | PromptsListed
   | RestoreAsked
   | RestoreDone;
 
@@ -246,6 +263,8 @@ export type PanelMessage =
     }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }
+  /** The composer's `/` menu asks for the prompt files; the host answers `prompts`. */
+  | { type: "prompts" }
   /** An image pasted into the message box, as a `data:` URL; the host keeps it and answers `attached`. */
   | { type: "paste"; name: string; data: string }
   | { type: "retry"; chat: string; model: string }

@@ -90,6 +90,8 @@ export interface Item {
   always?: string;
   /** On a copy (a forked conversation's items): the item it copies, where that item was first written. */
   copiedFrom?: { chat: string; item: string };
+  /** On a message that started a prompt file (`/name`): its name and what it narrows the tools to. */
+  prompt?: { name: string; tools?: string[]; readOnly?: boolean; noCommands?: boolean };
 }
 
 /** An MCP server whose tools the assistant `agent` may use; `secret` says whether a key is kept. */

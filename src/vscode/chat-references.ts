@@ -37,7 +37,10 @@ function isBinary(value: unknown): value is BinaryData {
 }
 
 /** Each reference of `request` as the model receives it; `folder` keeps attached images. */
-export async function chatReferences(request: vscode.ChatRequest, folder: string): Promise<ChatReferences> {
+export async function chatReferences(
+  request: Pick<vscode.ChatRequest, "references">,
+  folder: string,
+): Promise<ChatReferences> {
   const out: ChatReferences = { files: [], notes: [], used: [] };
   for (const ref of request.references) {
     try {

@@ -15,6 +15,14 @@ export { Store } from "../chat/store";
 export { serveConversations } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugins";
 export { readSkills, readFolderSkills } from "../chat/assistants";
+export {
+  narrowed,
+  promptNamed,
+  promptPlaces,
+  readPromptPlaces,
+  slashCommand,
+  usePrompt,
+} from "../chat/assistants";
 export { instructionsText, requestInstructions } from "../chat/assistants";
 export { fit } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";

@@ -30,6 +30,7 @@ import { Status } from "./status";
 import type { Store } from "../chat/store";
 import { setBundle } from "../protocol/l10n";
 import { logged } from "./failures";
+import { promptReader } from "./prompts";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext) {
       followCheckpoints(context, o.store, checkpoints);
       return o;
     }));
+  const prompts = promptReader(context, () => pending.reviewed());
   const panel = registerPanel(context, {
     conversations,
     models,
@@ -81,6 +83,7 @@ export function activate(context: vscode.ExtensionContext) {
     pending,
     checkpoints,
     person: personKept(context),
+    prompts,
   });
 
   const participant = registerParticipant(context, {
@@ -95,6 +98,7 @@ export function activate(context: vscode.ExtensionContext) {
     roots: workspaceFolders,
     pending: () => pending.reviewed(),
     checkpoints: chatCheckpoints,
+    prompts,
   });
   const chat = registerChatCommands(context, panel, conversations);
   const execute = registerExecute(context, models);

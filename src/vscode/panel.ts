@@ -1,4 +1,5 @@
 import type { PersonKept, PanelView, ViewHost, ContextHost } from "../chat/panel";
+import type { PromptFiles } from "../chat/assistants";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
@@ -28,6 +29,8 @@ export interface PanelParts {
   checkpoints?: CheckpointReview;
   /** The person's own assistants for every workspace. */
   person?: PersonKept;
+  /** The prompt files the person can start with `/name`. */
+  prompts?: () => Promise<PromptFiles>;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -191,6 +194,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
       assistants: async () => repositoryAssistants((await this.parts.pending?.reviewed()) ?? []),
       localOnly: () => settings().localOnly,
       person: this.parts.person,
+      prompts: this.parts.prompts,
       choices: () => models.choices(),
       defaultModel: () => models.defaultId(),
       pickFiles: () => pickWorkspaceFiles(vscode.l10n.t("Attach files to your message")),

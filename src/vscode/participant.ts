@@ -15,6 +15,7 @@ import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-checkpoints";
 import { reason } from "../protocol/reason";
+import type { PromptFiles, PromptUse } from "../chat/assistants";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -37,6 +38,8 @@ export interface ParticipantParts {
   pending?: () => Promise<PendingList>;
   /** The answers' checkpoints (none: answers take none and cannot be restored). */
   checkpoints?: ChatCheckpoints;
+  /** The prompt files the person can start with `/name` (none: `/name` is sent as written). */
+  prompts?: () => Promise<PromptFiles>;
 }
 
 const INSTRUCTIONS = [
@@ -140,6 +143,32 @@ function promptOf(request: vscode.ChatRequest): string {
     return `Make a step-by-step plan for the following, as a Markdown checklist. Read what you need, but change nothing yet.\n\n${request.prompt}`;
   }
   return request.prompt;
+}
+
+/**
+ * The prompt file a request starts (`/name args`, a name the participant does not have itself), what
+ * it gives the answer, and the person's model it chose; what it asked for and did not get is said.
+ */
+async function startPrompt(
+  parts: ParticipantParts,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+): Promise<{ use: PromptUse; chosen?: Model; file: string } | undefined> {
+  const command = request.command ? undefined : core().slashCommand(request.prompt);
+  if (!command || !parts.prompts) return undefined;
+  const prompt = core().promptNamed((await parts.prompts()).prompts, command.name);
+  if (!prompt) return undefined;
+  const editor = vscode.window.activeTextEditor;
+  const use = core().usePrompt(prompt, command.args, await parts.models.choices(), {
+    workspaceFolder: parts.root(),
+    file: editor?.document.uri.scheme === "file" ? editor.document.uri.fsPath : undefined,
+    selection: editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined,
+  });
+  stream.progress(vscode.l10n.t("Starting the prompt file {0}…", `/${prompt.name}`));
+  for (const note of use.notes)
+    stream.markdown(new vscode.MarkdownString("\n\n> ").appendText(note).appendMarkdown("\n\n"));
+  const chosen = use.model ? await parts.models.resolve(use.model) : undefined;
+  return { use, chosen, file: prompt.file };
 }
 
 /** The core model for the model selected in the Chat view (Tandem's own resolve to the endpoint directly). */
@@ -262,7 +291,9 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const session = sessionIn(chat);
     const { agent, run, offered, approveWith } = core();
     const limits = settings();
-    const tools = await parts.tools();
+    const started = await startPrompt(parts, request, stream);
+    if (started?.chosen) model = started.chosen;
+    const tools = core().narrowed(await parts.tools(), started?.use);
     const allowed = allowanceIn(chat);
     // The same engine and rules as the panel's runs; "Always allow" lasts for this conversation.
     const rules: Rules = {
@@ -318,7 +349,11 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
     // `#file`, `#selection`, `#sym`, folders and pasted images: each as the model should receive it.
-    const { files, notes, used } = await chatReferences(request, storage);
+    // VS Code attaches a prompt file it knows as a reference too: the started one is given once, filled in.
+    const references = request.references.filter(
+      (ref) => !(started && ref.value instanceof vscode.Uri && ref.value.fsPath === started.file),
+    );
+    const { files, notes, used } = await chatReferences({ references }, storage);
     for (const uri of used) stream.reference(uri);
     // The project's instructions (AGENTS.md…), as the panel's runs get them, each file used shown.
     const window = (await model.window?.().catch(() => 0)) ?? 0;
@@ -347,7 +382,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       if (uri && !shown.has(uri.toString())) stream.reference(uri);
       if (uri) shown.add(uri.toString());
     }
-    const prompt = [promptOf(request), ...notes].join("\n\n");
+    const prompt = [started?.use.text ?? promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     let at: LimitCall | undefined;
     const each = (piece: Piece): void => {

@@ -72,6 +72,28 @@ async function act(page, request) {
     await page.keyboard.press("Enter");
     return frame.locator("#app .chips.attached").innerText();
   }
+  if (request.action === "panelSlash") {
+    // The person types `/` and part of a name, chooses the prompt file in the menu with the keyboard,
+    // types its arguments and sends; gives what the box held when it was sent.
+    const frame = await panelFrame(page);
+    const box = frame.locator("#app textarea").first();
+    await box.fill("");
+    await box.focus();
+    await page.keyboard.type(`/${request.query}`, { delay: 20 });
+    const option = frame
+      .getByRole("option")
+      .filter({ hasText: `/${request.option}` })
+      .first();
+    await option.waitFor({ timeout: 30_000 });
+    const id = await option.getAttribute("id");
+    for (let i = 0; i < 50 && (await box.getAttribute("aria-activedescendant")) !== id; i++)
+      await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type(request.args, { delay: 10 });
+    const sent = await box.inputValue();
+    await page.keyboard.press("Enter");
+    return sent;
+  }
   if (request.action === "panelPaste") {
     // A paste event as the browser fires it for an image in the clipboard (headless Chromium has no
     // system clipboard to paste from): a PNG file in the event's DataTransfer.

@@ -14,3 +14,7 @@ export {
 } from "./settings";
 export type { Ignored, PersonSetting } from "./settings";
 export { loadSkill, readFolderSkills, readSkills } from "./skills";
+export { promptNamed, promptPlaces, PROMPT_FOLDERS, readPromptPlaces, slashCommand } from "./prompt-files";
+export type { PromptFile, PromptFiles, PromptPlace } from "./prompt-files";
+export { narrowed, usePrompt } from "./prompt-use";
+export type { PromptTools, PromptUse, PromptVariables } from "./prompt-use";

@@ -91,6 +91,19 @@ export function frontMatter(lines: string[]): Map<string, string> {
   return keys;
 }
 
+/**
+ * TEXT's front matter (between a first `---` line and the next `---` or `...`) as keys, and the text
+ * after it (all of TEXT when it has none); line ends made `\n`. Throws when the front matter is not closed.
+ */
+export function splitFrontMatter(text: string): { keys: Map<string, string>; body: string } {
+  const clean = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  if (!/^---[ \t]*\n/.test(clean)) return { keys: new Map(), body: clean };
+  const lines = clean.split("\n");
+  const close = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)[ \t]*$/.test(line));
+  if (close < 0) throw new Error("its front matter (after the first ---) is not closed by a --- line");
+  return { keys: frontMatter(lines.slice(1, close)), body: lines.slice(close + 1).join("\n") };
+}
+
 /** The first paragraph of Markdown BODY that is not a heading, on one line (else the first heading). */
 function firstParagraph(body: string): string {
   const paragraphs = body
@@ -112,20 +125,10 @@ function cut(text: string, limit: number): string {
  * first paragraph. Throws the reason when it cannot be read as a skill.
  */
 export function parseSkill(text: string, folder: string): Omit<Skill, "id"> {
-  const clean = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  let name = folder;
-  let description = "";
-  let body = clean;
-  if (/^---[ \t]*\n/.test(clean)) {
-    const lines = clean.split("\n");
-    const close = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)[ \t]*$/.test(line));
-    if (close < 0) throw new Error("its front matter (after the first ---) is not closed by a --- line");
-    const keys = frontMatter(lines.slice(1, close));
-    name = keys.get("name")?.trim() || folder;
-    description = keys.get("description")?.replace(/\s+/g, " ").trim() ?? "";
-    body = lines.slice(close + 1).join("\n");
-  }
-  body = body.trim();
+  const { keys, body: rest } = splitFrontMatter(text);
+  const name = keys.get("name")?.trim() || folder;
+  let description = keys.get("description")?.replace(/\s+/g, " ").trim() ?? "";
+  const body = rest.trim();
   if (!body) throw new Error("it has no instructions after its front matter");
   if (/[\r\n]/.test(name) || name.length > SKILL_LIMITS.name) {
     throw new Error(`its name is longer than ${SKILL_LIMITS.name} characters or not one line`);
@@ -140,16 +143,21 @@ function inside(parent: string, child: string): boolean {
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
-/** The text of FILE if it is a SKILL.md that may be read (inside ROOT, small, UTF-8). */
-async function readSkillFile(root: string, file: string): Promise<string> {
+/**
+ * The text of FILE if it may be read as the person's or the repository's instructions: inside ROOT
+ * (a link out of it is refused), at most LIMIT bytes, UTF-8 text. Throws the reason otherwise.
+ */
+export async function readTextIn(
+  root: string,
+  file: string,
+  limit = SKILL_LIMITS.fileBytes,
+): Promise<string> {
   const real = await realpath(file);
   if (!inside(root, real)) throw new Error("it leads outside the workspace");
   const info = await stat(real);
   if (!info.isFile()) throw new Error("it is not a file");
-  if (info.size > SKILL_LIMITS.fileBytes) {
-    throw new Error(
-      `it is too large (${Math.ceil(info.size / 1024)} KB; the limit is ${SKILL_LIMITS.fileBytes / 1024} KB)`,
-    );
+  if (info.size > limit) {
+    throw new Error(`it is too large (${Math.ceil(info.size / 1024)} KB; the limit is ${limit / 1024} KB)`);
   }
   const bytes = await readFile(real);
   if (bytes.includes(0)) throw new Error("it is not text");
@@ -196,7 +204,7 @@ export async function readSkills(workspace: string, pending: PendingList = []): 
         continue;
       }
       try {
-        const text = await reviewedText(pending, file, () => readSkillFile(root, file));
+        const text = await reviewedText(pending, file, () => readTextIn(root, file));
         const skill = parseSkill(text, entry);
         const key = skill.name.toLowerCase();
         const first = byName.get(key);

@@ -62,6 +62,17 @@ export class PanelContext {
     }
   }
 
+  /** Keeps TEXT as a text file of a message, shown as NAME; throws when this editor keeps none. */
+  async keepText(name: string, text: string): Promise<FileRef> {
+    if (!this.kept) throw new Error(t("this editor keeps no files for messages"));
+    return this.kept.keep(name, "md", text);
+  }
+
+  /** What the editor knows (undefined: a host without one). */
+  get editor(): EditorContext | undefined {
+    return this.host?.editor;
+  }
+
   /** The files `refs` become; each one refused is told to the panel, and the others go on. */
   async resolve(refs: readonly ContextRef[]): Promise<FileRef[]> {
     if (!refs.length) return [];

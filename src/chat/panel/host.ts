@@ -4,6 +4,7 @@ import type { Assistant, Choice, Item } from "../rows";
 import type { PersonKept } from "./assistants";
 import type { ContextHost } from "./context";
 import type { ImageOptions } from "../workspace";
+import type { PromptFiles } from "../assistants";
 
 /** What the panel's host half needs from the editor. */
 export interface ViewHost {
@@ -40,6 +41,8 @@ export interface ViewHost {
   context?: ContextHost;
   /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */
   assistants?(): Promise<Assistant[]>;
+  /** The prompt files of the workspace and the person (absent: none; `/name` is sent as written). */
+  prompts?(): Promise<PromptFiles>;
   /** The person's own assistants for every workspace (absent: none are offered). */
   person?: PersonKept;
 }

@@ -26,6 +26,8 @@ import { fetchImage } from "../workspace";
 import { PanelContext } from "./context";
 import { deleteAssistant, listed, personAssistants, saveAssistant } from "./assistants";
 import { reason } from "../../protocol/reason";
+import type { PromptFiles } from "../assistants";
+import { promptEntries, startPrompt, type Started } from "./prompts";
 
 export type { ViewHost } from "./host";
 import type { ViewHost } from "./host";
@@ -89,11 +91,24 @@ export class PanelView {
       case "send": {
         // The references are read now: the message carries what they held when it was sent.
         const context = await this.context.resolve(m.context ?? []);
-        await this.send(m.chat, m.text, [...m.files, ...context], m.model, m.assistant, m.instructions);
+        const files = [...m.files, ...context];
+        const started = await this.startPrompt(m.text, files, m.model);
+        await this.send(
+          m.chat,
+          m.text,
+          started?.files ?? files,
+          started?.model ?? m.model,
+          m.assistant,
+          m.instructions,
+          started?.prompt,
+        );
         return;
       }
       case "suggest":
         return this.context.suggest(m.query);
+      case "prompts":
+        this.host.send({ type: "prompts", prompts: promptEntries(await this.prompts()) });
+        return;
       case "paste":
         return this.context.paste(m.name, m.data);
       case "retry":
@@ -199,6 +214,7 @@ export class PanelView {
     model: string,
     assistant: string,
     instructions?: boolean,
+    prompt?: Item["prompt"],
   ): Promise<string> {
     let id = chat;
     if (!id || !this.store.get("conversations", id)) {
@@ -211,8 +227,48 @@ export class PanelView {
     if (id !== this.chat) this.openChat(id);
     // The kind of a file is the host's to say, from its name, whatever the panel sent.
     const attached = files.map((f) => fileRef(f.path, f.name));
-    await this.store.putDurable("items", asked(text, id, model, attached));
+    const item = asked(text, id, model, attached);
+    await this.store.putDurable("items", prompt ? { ...item, prompt } : item);
     return id;
+  }
+
+  /** The prompt files the person can start here (none when the editor reads none). */
+  private async prompts(): Promise<PromptFiles> {
+    try {
+      return (await this.host.prompts?.()) ?? { prompts: [], skipped: [] };
+    } catch (error) {
+      this.host.refused?.(`prompt files: ${reason(error)}`);
+      return { prompts: [], skipped: [] };
+    }
+  }
+
+  /**
+   * What a message starting a prompt file (`/name args`) becomes, telling the person what the file
+   * asked for and did not get; undefined when it starts none or the file's text cannot be kept.
+   */
+  private async startPrompt(text: string, files: FileRef[], model: string): Promise<Started | undefined> {
+    if (!text.trimStart().startsWith("/")) return undefined;
+    try {
+      const started = await startPrompt(
+        text,
+        files,
+        model,
+        await this.prompts(),
+        await this.host.choices(),
+        this.context,
+        this.context.editor,
+      );
+      if (started?.notes.length)
+        this.host.send({ type: "notice", level: "warning", text: started.notes.join("\n") });
+      return started;
+    } catch (error) {
+      this.host.send({
+        type: "notice",
+        level: "warning",
+        text: t("Tandem did not start the prompt file: {0}. The message was sent as written.", reason(error)),
+      });
+      return undefined;
+    }
   }
 
   /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */

@@ -19,6 +19,7 @@ import {
   type Instructions,
   inPlayOf,
   notesOf,
+  narrowed,
 } from "../assistants";
 import type { Allowance } from "../approval";
 import { nameFolders } from "../workspace";
@@ -259,7 +260,11 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
-    const all = unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools));
+    // A prompt file the message started may only narrow what would be offered anyway.
+    const all = narrowed(
+      unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools)),
+      work.user.prompt,
+    );
     // What every request carries, fitted to the model's window (see fit.ts).
     const today = new Date(now).toISOString().slice(0, 10);
     const fitted = fit({

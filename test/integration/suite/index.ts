@@ -43,6 +43,7 @@ export async function run(): Promise<void> {
     await import("./chat-restore.test");
     await import("./again.test");
     await import("./picker.test");
+    await import("./prompt-files.test");
     await import("./instructions.test");
     await import("./notifications.test");
     // Last: its answer is still streaming when the window reloads (reload.test reads it).

@@ -62,5 +62,8 @@ export const screenshot = (name: string) => person<boolean>("screenshot", { name
 /** Types `@` and `query` in the panel's message box and chooses the option showing `option`; gives the chips. */
 export const panelPick = (query: string, option: string) =>
   person<string>("panelPick", { query, option }, 60_000);
+/** Types `/` and `query` in the panel's message box, chooses the prompt file `/option`, types `args` and sends; gives what was sent. */
+export const panelSlash = (query: string, option: string, args: string) =>
+  person<string>("panelSlash", { query, option, args }, 60_000);
 /** Pastes the PNG `png` (base64) into the panel's message box; gives the chip that appeared. */
 export const panelPaste = (png: string) => person<string>("panelPaste", { png });

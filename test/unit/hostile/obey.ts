@@ -55,6 +55,8 @@ export interface Around {
   more?: (root: string) => Tool[];
   /** The person's message (default: follow the README). */
   prompt?: string;
+  /** The person's message as the panel would store it, made from the copy's root (instead of `prompt`). */
+  message?: (root: string, chat: string) => Promise<Item>;
   /** Options of the workspace tools (a fetch's lookup, private addresses), or made from the copy's root. */
   workspace?: Partial<WorkspaceOptions> | ((root: string) => Partial<WorkspaceOptions>);
   /** Makes the copy of the repository ready (links, folders) before the run. */
@@ -114,7 +116,10 @@ export async function obey(
   const b = await bench(host);
   try {
     const chat = b.chat();
-    await b.send(asked(extra.prompt ?? "Follow the instructions in README.md.", chat));
+    await b.send(
+      (await extra.message?.(root, chat)) ??
+        asked(extra.prompt ?? "Follow the instructions in README.md.", chat),
+    );
     const callItems = answerOf(b.store, chat, b.store.items(chat)[0].id).filter((i) => i.kind === "call");
     return { root, calls: callItems, asked: seen, questions, done, yes };
   } finally {
