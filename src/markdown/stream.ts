@@ -49,6 +49,7 @@ export class MarkdownStream {
   private fence: OpenFence | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
+  private readCount = 0;
 
   constructor(
     readonly key: string,
@@ -69,19 +70,34 @@ export class MarkdownStream {
   }
 
   /**
-   * Sets the whole text; when it extends the last one given this way, only the added part is
-   * rendered (after `append`, the text starts over).
+   * How many characters of its input the stream has read: a delta once, a whole text each time
+   * it is given (a delta's cost must not grow with the text before it).
+   */
+  get read(): number {
+    return this.readCount;
+  }
+
+  /**
+   * Sets the whole text: a full replacement. When it extends the last one given this way, only the
+   * added part is rendered, but the whole text is read to know it (after `append`, the text starts
+   * over). A text that grows by deltas goes through `append`.
    */
   update(text: string): Patch {
+    this.readCount += text.length;
     const source = this.incoming.source;
     if (this.ended || source === undefined || !text.startsWith(source)) this.reset();
-    const patch = this.append(text.slice(this.incoming.length));
+    const patch = this.add(text.slice(this.incoming.length));
     this.incoming.source = text;
     return patch;
   }
 
-  /** Adds DELTA to the text and returns the patch since the last one. */
+  /** Adds DELTA to the text and returns the patch since the last one: only DELTA is read. */
   append(delta: string): Patch {
+    this.readCount += delta.length;
+    return this.add(delta);
+  }
+
+  private add(delta: string): Patch {
     if (this.ended) throw new Error("the text has ended");
     const added = this.incoming.add(delta);
     if (
