@@ -1,19 +1,36 @@
 // A ~100 KB Markdown answer streamed in 4-character deltas, one patch per delta, against
-// rendering the final text once and against re-rendering the whole text on every delta.
+// rendering the final text once and against re-rendering the whole text on every delta; and the
+// cost of one delta on the host's whole path (the runner's answer, the store, the panel's host half,
+// its stream) at the end of a 1 MB answer against at the end of a 10 KB one.
 import { buildSync } from "esbuild";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as Markdown from "../src/markdown";
+import type { Store } from "../src/chat/store";
+import type { ItemStreams } from "../src/chat/panel/blocks";
+import type { Answer } from "../src/chat/runner/items";
+import type { asked, conversation } from "../src/chat/make";
 import type { Patch } from "../src/protocol/blocks";
 import { answer } from "../test/fixtures/markdown-corpus";
 
-// The renderer is measured as the extension ships it: one CommonJS bundle for Node 20, built with
+// The code is measured as the extension ships it: one CommonJS bundle for Node 20, built with
 // esbuild as esbuild.mjs builds dist/. (Loaded as separate modules through the TypeScript loader,
 // each call between modules pays for it, and the stream makes many more such calls than one render.)
 const bundle = join(tmpdir(), `tandem-bench-markdown-${process.pid}.cjs`);
+const src = join(__dirname, "../src");
 buildSync({
-  entryPoints: [join(__dirname, "../src/markdown/index.ts")],
+  stdin: {
+    contents: [
+      `export * from "./markdown";`,
+      `export { Store } from "./chat/store";`,
+      `export { ItemStreams } from "./chat/panel/blocks";`,
+      `export { Answer } from "./chat/runner/items";`,
+      `export { asked, conversation } from "./chat/make";`,
+    ].join("\n"),
+    resolveDir: src,
+    loader: "ts",
+  },
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -21,8 +38,16 @@ buildSync({
   outfile: bundle,
   logLevel: "warning",
 });
+interface Host {
+  Store: typeof Store;
+  ItemStreams: typeof ItemStreams;
+  Answer: typeof Answer;
+  asked: typeof asked;
+  conversation: typeof conversation;
+}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { keyed, stream } = require(bundle) as typeof Markdown;
+const loaded = require(bundle) as typeof Markdown & Host;
+const { keyed, stream } = loaded;
 rmSync(bundle);
 
 const DELTA = 4;
@@ -100,11 +125,72 @@ const htmlBytes = patches.reduce(
 );
 const patchBytes = patches.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p)), 0);
 
+// One delta on the host's whole path, at the end of a short and of a long answer: the same tail,
+// in 4-character deltas, written by the runner's answer after a 10 KB and after a 1 MB one (each
+// given as one piece and ending with a blank line, so the tail renders alike after both), each
+// change of the store handed to the panel's streams as the panel's host half hands it. The panel
+// gets a patch per animation frame: here a frame comes every 4 deltas (a fast model's pace; the
+// bench makes deltas far faster than any model, and without frames one patch would wait for
+// the whole tail, merging thousands of them as no host does).
+const TAIL = answer(43, 20_000, 2);
+const tailDeltas: string[] = [];
+for (let i = 0; i < TAIL.length; i += DELTA) tailDeltas.push(TAIL.slice(i, i + DELTA));
+const PER_FRAME = 4;
+const LENGTHS = [10_000, 1_000_000];
+const prefixes = LENGTHS.map((size) => answer(44, size, size / 10_000) + "\n");
+
+/** The median microseconds of one tail delta after each of `prefixes`, measured in interleaved rounds. */
+async function perDelta(): Promise<number[]> {
+  const folder = mkdtempSync(join(tmpdir(), "tandem-bench-stream-"));
+  const store = await loaded.Store.open(folder, { compactMinBytes: Number.MAX_SAFE_INTEGER });
+  const costs: number[][] = prefixes.map(() => []);
+  try {
+    // The first round warms the path up and is not counted.
+    for (let r = 0; r < 12; r++) {
+      for (const [i, prefix] of prefixes.entries()) {
+        const chat = loaded.conversation("", "bench");
+        store.put("conversations", chat);
+        const user = loaded.asked("Tell me", chat.id, "m");
+        store.put("items", user);
+        const streams = new loaded.ItemStreams(() => undefined);
+        const stop = store.follow({ table: "items", where: { chat: chat.id } }, (change) => {
+          if (change.row?.kind === "text") streams.changed(change.row, change);
+        });
+        const written = new loaded.Answer(store, chat.id, user.id, "m");
+        written.piece({ kind: "text", text: prefix });
+        const id = store.items(chat.id)[1].id;
+        // The young garbage of rendering the prefix is collected before the tail's time, not in it
+        // (a full collection would also throw away the code optimized so far: see `cpu`).
+        gc?.({ type: "minor" });
+        const used = cpu(() => {
+          for (let d = 0; d < tailDeltas.length; d++) {
+            written.piece({ kind: "text", text: tailDeltas[d] });
+            if (d % PER_FRAME === PER_FRAME - 1) streams.sender(id).flush();
+          }
+        });
+        if (r > 0) costs[i].push((used * 1000) / tailDeltas.length);
+        written.close();
+        stop();
+        streams.dropAll();
+        // What the answer left waiting (a journal line) is written before the next one starts.
+        await store.flush();
+      }
+    }
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return costs.map(median);
+}
+
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-console.log(
-  `BENCH stream-render cpu_vs_single=${round(ratio)} speedup_vs_full=${round(full / streaming, 1)} ` +
-    `bytes_vs_final=${round(htmlBytes / finalBytes)} wire_bytes_vs_final=${round(patchBytes / finalBytes)} ` +
-    `text_kb=${round(text.length / 1024, 1)} deltas=${deltas.length} ` +
-    `single_ms=${round(single, 1)} stream_ms=${round(streaming, 1)} full_ms=${round(full, 0)} ` +
-    `round_ratio_median=${round(median(roundRatios))} round_ratio_max=${round(Math.max(...roundRatios))}`,
+void perDelta().then(([short, long]) =>
+  console.log(
+    `BENCH stream-render cpu_vs_single=${round(ratio)} per_delta_us_vs_length=${round(long / short)} speedup_vs_full=${round(full / streaming, 1)} ` +
+      `bytes_vs_final=${round(htmlBytes / finalBytes)} wire_bytes_vs_final=${round(patchBytes / finalBytes)} ` +
+      `text_kb=${round(text.length / 1024, 1)} deltas=${deltas.length} ` +
+      `single_ms=${round(single, 1)} stream_ms=${round(streaming, 1)} full_ms=${round(full, 0)} ` +
+      `round_ratio_median=${round(median(roundRatios))} round_ratio_max=${round(Math.max(...roundRatios))} ` +
+      `delta_us_10kb=${round(short)} delta_us_1mb=${round(long)}`,
+  ),
 );

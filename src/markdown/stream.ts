@@ -49,6 +49,7 @@ export class MarkdownStream {
   private fence: OpenFence | undefined;
   private readonly changes = new Changes();
   private readonly markdown: Markdown;
+  private readCount = 0;
 
   constructor(
     readonly key: string,
@@ -68,21 +69,29 @@ export class MarkdownStream {
     return this.html.map((html, i) => ({ key: `${this.key}.${i}`, html }));
   }
 
+  /** How many characters of its input the stream has read: a delta once, a whole text each time. */
+  get read(): number {
+    return this.readCount;
+  }
+
   /**
-   * Sets the whole text; when it extends the last one given this way, only the added part is
-   * rendered (after `append`, the text starts over).
+   * Sets the whole text (a full replacement); when it extends the last one given this way, only the
+   * added part is rendered, but all of it is read (after `append`, the text starts over).
    */
   update(text: string): Patch {
     const source = this.incoming.source;
     if (this.ended || source === undefined || !text.startsWith(source)) this.reset();
-    const patch = this.append(text.slice(this.incoming.length));
+    const added = text.slice(this.incoming.length);
+    this.readCount += text.length - added.length;
+    const patch = this.append(added);
     this.incoming.source = text;
     return patch;
   }
 
-  /** Adds DELTA to the text and returns the patch since the last one. */
+  /** Adds DELTA to the text and returns the patch since the last one: only DELTA is read. */
   append(delta: string): Patch {
     if (this.ended) throw new Error("the text has ended");
+    this.readCount += delta.length;
     const added = this.incoming.add(delta);
     if (
       added !== "" &&

@@ -4,6 +4,8 @@
  */
 import { MarkdownStream, coalesce, type Coalescer } from "../../markdown";
 import type { Patch } from "../../protocol/blocks";
+import type { Item } from "../rows";
+import type { Change } from "../store";
 
 /** The streams of the items shown, by item id. */
 export class ItemStreams {
@@ -20,6 +22,26 @@ export class ItemStreams {
       this.streams.set(id, stream);
     }
     return stream;
+  }
+
+  /**
+   * Renders the text of CHANGE, a change of a Markdown item (ROW, as it is now), and sends its
+   * patch: a delta (`appended`) is appended to the item's stream, which reads nothing of the text
+   * before it; a text replaced otherwise (taken back, or seen for the first time) is read whole. A
+   * finished item's last patch goes out at once.
+   */
+  changed(row: Item, change: Change<"items">): void {
+    const known = this.streams.has(row.id);
+    const stream = this.stream(row.id);
+    const sender = this.sender(row.id);
+    const before = change.before;
+    if (known && change.appended !== undefined && before && !before.done)
+      sender.push(stream.append(change.appended));
+    else if (!known || !before || before.text !== row.text) sender.push(stream.update(row.text));
+    if (row.done) {
+      sender.push(stream.end());
+      sender.flush();
+    }
   }
 
   /** Patches of one item go out at most once per animation frame, merged. */

@@ -405,13 +405,9 @@ export class PanelView {
       const slimmed = slim(row);
       if (changedBesideText && !row.done)
         this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
-      const stream = this.blocks.stream(row.id);
-      this.blocks.sender(row.id).push(stream.update(row.text));
-      if (row.done) {
-        this.blocks.sender(row.id).push(stream.end());
-        this.blocks.sender(row.id).flush();
-        if (changedBesideText) this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
-      }
+      this.blocks.changed(row, change);
+      if (row.done && changedBesideText)
+        this.host.send({ type: "rows", table: "items", put: [slimmed], delete: [] });
       return;
     }
     this.host.send({ type: "rows", table: "items", put: [row], delete: [] });

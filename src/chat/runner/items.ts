@@ -170,7 +170,8 @@ export class Answer {
   private grow(kind: "text" | "reasoning", text: string): void {
     const open = this.open ? this.store.get("items", this.open) : undefined;
     if (open && open.kind === kind && !open.done) {
-      this.store.put("items", { ...open, text: open.text + text });
+      // Only the delta travels: the panel's stream appends it without finding it in the whole text.
+      this.store.append(open.id, text);
       return;
     }
     this.closeOpen();

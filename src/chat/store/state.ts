@@ -6,12 +6,18 @@ import { keyTime } from "../make";
 import { TABLE_NAMES, type Conversation, type Item, type Row, type Rows, type Table } from "../rows";
 import { rowSize, sameValue } from "./lines";
 
-/** A row that changed: as it is now (null: deleted) and as it was (null: new). */
+/**
+ * A row that changed: as it is now (null: deleted) and as it was (null: new). `appended` is set
+ * when an item's text only grew, by that text at its end, and nothing else changed (a streamed
+ * delta): a follower then takes the delta without comparing the texts. Any other change is a full
+ * replacement: the follower reads `row` whole.
+ */
 export interface Change<T extends Table = Table> {
   table: T;
   key: string;
   row: Rows[T] | null;
   before: Rows[T] | null;
+  appended?: string;
 }
 
 /** True when two rows of a table hold the same values (fields are plain values or small lists, such as a message's files). */
@@ -75,6 +81,17 @@ export class State {
       if (now && (!was || now.chat !== was.chat)) this.index(now.chat, key);
     }
     return { table, key, row, before };
+  }
+
+  /** Appends `text` to the text of the item `key`, nothing else changing; the change, or null when there is nothing to append to. */
+  append(key: string, text: string): Change<"items"> | null {
+    const before = this.get("items", key);
+    if (!before || text === "") return null;
+    const row = Object.freeze({ ...before, text: before.text + text });
+    this.tables.get("items")!.set(key, row);
+    // A string field's size is its length (see rowSize).
+    this.bytes += text.length;
+    return { table: "items", key, row, before, appended: text };
   }
 
   private index(chat: string, key: string): void {

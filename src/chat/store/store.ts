@@ -235,6 +235,18 @@ export class Store {
     await this.flush();
   }
 
+  /**
+   * Appends `text` to the text of the item `key` (nothing when it is not there): a streamed delta.
+   * Its followers are told what was appended (`Change.appended`), not only the whole new text.
+   */
+  append(key: string, text: string): void {
+    this.writer();
+    const change = this.state.append(key, text);
+    if (!change) return;
+    this.journal(change);
+    this.emit(change);
+  }
+
   /** Deletes the row `key` of `table` (nothing when it is not there). */
   delete(table: Table, key: string): void {
     this.writer();
