@@ -67,6 +67,7 @@ const GROUPS: Record<string, string> = {
   stop_command: "commands",
   update_plan: "plan",
   remember: "memory",
+  delegate: "agents",
 };
 
 /** What a group is for, as open_tools' description says it. */
@@ -77,6 +78,7 @@ const PURPOSES: Record<string, string> = {
   commands: "background commands",
   plan: "a checklist plan",
   memory: "remember a fact about the person",
+  agents: "read-only subagents that read and report",
   [VSCODE_GROUP]: "VS Code's own tools",
   [PLUGINS_GROUP]: "the MCP plugins' tools",
   other: "more tools",
