@@ -9,12 +9,11 @@
 import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Call, Model, Tool } from "../../agent/types";
-import { shortened } from "../approval";
+import { DELEGATE, shortened, type Grouped } from "../approval";
 import type { Subagent, Usage } from "../rows";
 import { cut, runSubagent, type SubagentLimits, type Task } from "./subagent";
 
-/** The name of the tool that starts subagents. */
-export const DELEGATE = "delegate";
+export { DELEGATE };
 /** The most subagents one call starts. */
 export const MOST_TASKS = 4;
 /** The tools a subagent may have: the workspace's reading tools (never one that writes, runs or fetches). */
@@ -73,10 +72,10 @@ export function subagentTools(tools: readonly Tool[], window: number): Tool[] {
 export class Delegates {
   /** Tokens the subagents wrote, all calls of the run together. */
   spent = 0;
-  readonly tool: Tool;
+  readonly tool: Grouped;
 
   constructor(private readonly d: Delegation) {
-    this.tool = tool(
+    const made = tool(
       DELEGATE,
       "Starts read-only subagents side by side, each in a fresh context with only the reading tools " +
         "(read, list, search), and returns their short reports. Give each a task of reading-heavy work " +
@@ -103,6 +102,12 @@ export class Delegates {
       // It only reads, by the subagents' tools: it asks no approval.
       { readOnly: true, timeoutMs: SUBAGENT_MS + 30_000 },
     );
+    this.tool = {
+      ...made,
+      short: {
+        description: "Starts read-only subagents side by side on reading-heavy tasks; returns their reports.",
+      },
+    };
   }
 
   /** Runs `tasks` side by side and answers their reports. */
