@@ -17,6 +17,7 @@ export { AgentPlugins } from "../chat/plugins";
 export { readSkills, readFolderSkills } from "../chat/assistants";
 export { instructionsText, requestInstructions } from "../chat/assistants";
 export { fit } from "../chat/runner";
+export { Delegates, SUBAGENT_TOOLS } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
 export { secretKey } from "../chat/rows";

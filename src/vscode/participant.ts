@@ -15,6 +15,7 @@ import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
 import { reason } from "../protocol/reason";
+import { chatDelegate } from "./chat-subagents";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -279,6 +280,13 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     };
     const a = agent(model, INSTRUCTIONS);
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
+    // Read-only subagents (chat-subagents.ts): their progress and reports show in this response.
+    const limited = { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs };
+    const reading = () => offered(tools, rules);
+    const delegate = chatDelegate(
+      { models: parts.models, model, tools: reading, limits: limited, agent: a, stream },
+      tools,
+    );
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
     const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
@@ -334,7 +342,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       project: project.files,
       memories: [],
       plan: "",
-      tools: offered(tools, rules),
+      tools: offered(delegate ? [...tools, delegate] : tools, rules),
       chosen: limits.chosenTools,
       opened: [],
       window,
