@@ -22,11 +22,17 @@ export interface ChatSubagentParts {
   stream: vscode.ChatResponseStream;
 }
 
+/** A cost in US dollars with the digits a small amount needs, as the panel writes it: $0.00016, $0.12. */
+function dollars(cost: number): string {
+  if (cost === 0) return "$0";
+  return cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(2)}`;
+}
+
 /** A subagent's rounds, tokens and cost, in one line. */
 function usageWords(subagent: Subagent): string {
   const u: Usage = subagent.usage;
   const words = vscode.l10n.t("{0} rounds, {1} tokens in, {2} out", subagent.rounds, u.input, u.output);
-  return u.cost !== undefined ? `${words}, $${u.cost.toFixed(4)}` : words;
+  return u.cost !== undefined ? `${words}, ${dollars(u.cost)}` : words;
 }
 
 /** The delegate tool of one `@tandem` answer, or undefined when the run has no tool to read with. */

@@ -45,6 +45,7 @@ export async function run(): Promise<void> {
     await import("./picker.test");
     await import("./instructions.test");
     await import("./notifications.test");
+    await import("./subagents.test");
     // Last: its answer is still streaming when the window reloads (reload.test reads it).
     await import("./cut.test");
   }
