@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { calls, says, scripted, type Script } from "../../../src/agent/scripted";
 import type { Model, Request, Turn } from "../../../src/agent/types";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import { checked, type Item } from "../../../src/chat/rows";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { answerOf, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 
@@ -28,6 +28,28 @@ const twoTasks = JSON.stringify({
     { task: "Where is the greeting written?", model: "sub-a" },
     { task: "What does the config say?", model: "sub-b" },
   ],
+});
+
+describe("chat rows: a call's subagents", () => {
+  const call = { ...asked("x", "c1"), kind: "call" as const, name: "delegate", done: true };
+
+  it("loads a call stored before subagents were kept, and one with them; refuses a subagent of no known state", () => {
+    assert.equal(checked("items", call).subagents, undefined);
+    const subagent = {
+      task: "t",
+      model: "",
+      state: "done",
+      rounds: 1,
+      usage: { input: 1, output: 1, cached: 0 },
+      steps: [{ kind: "call", name: "read_file", input: "{}", text: "ok", failed: false }],
+      report: "r",
+    };
+    assert.deepEqual(checked("items", { ...call, subagents: [subagent] }).subagents, [subagent]);
+    assert.throws(
+      () => checked("items", { ...call, subagents: [{ ...subagent, state: "asleep" }] }),
+      /state/,
+    );
+  });
 });
 
 describe("chat runner: read-only subagents (delegate)", () => {
@@ -179,6 +201,25 @@ describe("chat runner: read-only subagents (delegate)", () => {
     assert.equal(main.requests[1].answer, true);
     assert.match(main.requests[1].instructions, /reached its limit of tokens/);
     assert.equal(answerOf(b.store, chat, user.id).find((i) => i.kind === "error")?.name, "tokens");
+  });
+
+  it("holds a subagent to the answer's time limit: a turn that never ends is cut, the subagent stopped", async () => {
+    const hung: Model = {
+      name: "sub-a",
+      turn: (request) =>
+        new Promise<never>((_, reject) =>
+          request.signal?.addEventListener("abort", () => reject(new Error("aborted"))),
+        ),
+    };
+    const main = scripted([
+      calls([["delegate", JSON.stringify({ tasks: [{ task: "think", model: "sub-a" }] })]]),
+      says("the answer asked for at the limit"),
+    ]);
+    b = await open({ default: main, "sub-a": hung }, { limits: { maxMs: 800 } });
+    const chat = b.chat();
+    const user = await b.send(asked("Go", chat));
+    assert.equal(delegateCall(b, chat, user)?.subagents?.[0].state, "stopped");
+    assert.equal(answerOf(b.store, chat, user.id).find((i) => i.kind === "error")?.name, "time");
   });
 
   it("stops both subagents when the answer is stopped", async () => {
