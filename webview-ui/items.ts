@@ -10,6 +10,7 @@ import type { PanelBridge } from "./host";
 import { withInstructions } from "./instructions";
 import type { PanelState } from "./state";
 import { usageLine } from "./usage";
+import { SubagentsView } from "./subagents";
 import { t } from "../src/protocol/l10n";
 
 /** What the views of items need: the replica, and the host to tell what the person does. */
@@ -231,13 +232,14 @@ class CallView implements ItemView {
     "aria-label": t("Approve this call"),
   });
   private readonly sources = h("div", { class: "chips", role: "list" });
+  private readonly subagents = new SubagentsView();
 
   constructor(
     item: Item,
     private readonly panel: Panel,
   ) {
     this.details.append(this.summary, this.body);
-    this.element.append(this.details, this.decision, this.sources);
+    this.element.append(this.details, this.subagents.element, this.decision, this.sources);
     this.update(item);
   }
 
@@ -265,6 +267,7 @@ class CallView implements ItemView {
           })
         : undefined,
     );
+    this.subagents.update(item.subagents);
     this.decision.replaceChildren();
     if (state === "approval") {
       const decide = (yes: boolean, always: boolean) => () =>

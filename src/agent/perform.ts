@@ -53,7 +53,7 @@ export async function perform(
   const stop = (): void => own.abort(new Error("halt"));
   halt.addEventListener("abort", stop, { once: true });
   try {
-    const ran = found.run(call.arguments, own.signal);
+    const ran = found.run(call.arguments, own.signal, call);
     const text = await until(ran, own.signal);
     if (text !== undefined) return settle(call, show, text, false);
     if (halt.aborted) return { text: HALTED, failed: true, halted: true };

@@ -157,6 +157,9 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       }));
     };
     let tokens = 0;
+    // What the run's tools spent for it (subagents), counted from this run's start.
+    const before = a.spent?.() ?? 0;
+    const outside = (): number => (a.spent?.() ?? 0) - before;
     let round = 0;
     let limit: Limit | undefined;
     const repeats = new Repeats();
@@ -188,7 +191,7 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
               Math.max(0, deadline - Date.now()),
             )
           : undefined;
-      const cap = answer ? FINAL_TOKENS : a.maxTokens > 0 ? a.maxTokens - tokens : Infinity;
+      const cap = answer ? FINAL_TOKENS : a.maxTokens > 0 ? a.maxTokens - tokens - outside() : Infinity;
       let chars = 0;
       let turn: Turn;
       try {
@@ -280,7 +283,7 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       }
       round++;
       if (round >= a.rounds) limit = "rounds";
-      else if (a.maxTokens > 0 && tokens >= a.maxTokens) limit = "tokens";
+      else if (a.maxTokens > 0 && tokens + outside() >= a.maxTokens) limit = "tokens";
       else if (a.maxMs > 0 && Date.now() - started >= a.maxMs) limit = "time";
       if (limit && extra)
         return fail(`No answer that reads as the record asked for within the ${limitName(limit)}.`);

@@ -1,7 +1,7 @@
 /** Typed tools: a zod schema gives the JSON Schema the model reads and checks the arguments it writes. */
 import { z } from "zod";
 import { argsOf } from "../protocol/args";
-import type { Tool } from "./types";
+import type { Call, Tool } from "./types";
 
 /** Options of a tool: whether it only reads (runs without approval) and how long a call may take. */
 export interface ToolOptions {
@@ -38,7 +38,7 @@ export function tool<I, O>(
   name: string,
   description: string,
   input: z.ZodType<I>,
-  run: (input: I, signal: AbortSignal) => O | Promise<O>,
+  run: (input: I, signal: AbortSignal, call?: Call) => O | Promise<O>,
   options: ToolOptions = {},
 ): Tool {
   return {
@@ -47,8 +47,8 @@ export function tool<I, O>(
     parameters: schema(input),
     readOnly: options.readOnly ?? false,
     timeoutMs: options.timeoutMs,
-    async run(args, signal) {
-      const out = await run(parse(input, args), signal);
+    async run(args, signal, call) {
+      const out = await run(parse(input, args), signal, call);
       return typeof out === "string" ? out : (JSON.stringify(out) ?? "null");
     },
   };

@@ -135,8 +135,8 @@ export interface Tool {
   parameters: Record<string, unknown>;
   /** A call of a read-only tool runs without `approve`. */
   readOnly: boolean;
-  /** Runs on the arguments' JSON text and answers text (JSON for records). Throws to fail. */
-  run(args: string, signal: AbortSignal): Promise<string>;
+  /** Runs on the arguments' JSON text and answers text (JSON for records). Throws to fail. `call`: the call it runs for. */
+  run(args: string, signal: AbortSignal, call?: Call): Promise<string>;
   /** How long a call may take before it fails (default: the run's). */
   timeoutMs?: number;
   /** Ends what its calls left running (background commands); called once when a run given it ends. */
@@ -180,6 +180,11 @@ export interface Agent {
   stop: () => boolean;
   /** May the call run: true, false (the person declined), or why it is refused (the model reads it). */
   approve: (call: Call) => boolean | string | Promise<boolean | string>;
+  /**
+   * Tokens written for the run outside its own turns (the subagents its tools started): counted
+   * against `maxTokens` with the run's own.
+   */
+  spent?: () => number;
   /** Tokens written by all runs. */
   tokens: number;
   /** Tokens read by all runs. */

@@ -94,6 +94,33 @@ export const usageSchema = z.strictObject({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
+/** One step of a subagent's transcript: a tool it called (its input and what came back) or what it wrote. */
+export const subagentStep = z.strictObject({
+  kind: z.enum(["call", "text"]),
+  /** The tool called ("" for text). */
+  name: z.string(),
+  input: z.string(),
+  /** The call's result (cut to a few thousand characters) or the text written. */
+  text: z.string(),
+  failed: z.boolean(),
+});
+export type SubagentStep = z.infer<typeof subagentStep>;
+
+/**
+ * A read-only subagent a `delegate` call started: its task, the catalogue id of its model ("" the
+ * answer's own), how it ended, its rounds (model turns), tokens and cost, its transcript and report.
+ */
+export const subagentRow = z.strictObject({
+  task: z.string(),
+  model: z.string(),
+  state: z.enum(["running", "done", "failed", "stopped"]),
+  rounds: count,
+  usage: usageSchema,
+  steps: z.array(subagentStep),
+  report: z.string(),
+});
+export type Subagent = z.infer<typeof subagentRow>;
+
 /**
  * A project instructions file an answer was given (`given`, its `note` saying when it was cut) or
  * that was found and left out (`note` says why).
@@ -126,6 +153,8 @@ export const itemRow = z.strictObject({
   done: z.boolean(),
   /** On an answer's last text item: the tokens and cost of the whole answer. */
   usage: z.optional(usageSchema),
+  /** On a `delegate` call: the subagents it started, each with its usage, transcript and report. */
+  subagents: z.optional(z.array(subagentRow)),
   /** On an answer's first item: the project instructions files it was given. */
   instructions: z.optional(z.array(instructionNote)),
   /**

@@ -68,6 +68,26 @@ export interface InstructionNote {
   note: string;
 }
 
+/** One step of a subagent's transcript: a tool it called (input, result) or what it wrote ("" name). */
+export interface SubagentStep {
+  kind: "call" | "text";
+  name: string;
+  input: string;
+  text: string;
+  failed: boolean;
+}
+
+/** A read-only subagent a `delegate` call started: its task, model ("" the answer's), state, rounds, usage, transcript and report. */
+export interface Subagent {
+  task: string;
+  model: string;
+  state: "running" | "done" | "failed" | "stopped";
+  rounds: number;
+  usage: Usage;
+  steps: SubagentStep[];
+  report: string;
+}
+
 /** One entry of a conversation's log, in the order of its key. */
 export interface Item {
   id: string;
@@ -84,6 +104,8 @@ export interface Item {
   done: boolean;
   /** On an answer's last text item: the tokens and cost of the whole answer. */
   usage?: Usage;
+  /** On a `delegate` call: the subagents it started. */
+  subagents?: Subagent[];
   /** On an answer's first item: the project instructions files it was given. */
   instructions?: InstructionNote[];
   /** On a call waiting for the person: the label of "Always allow" its question offers (absent: not offered). */

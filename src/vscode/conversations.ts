@@ -166,6 +166,8 @@ export async function openConversations(
   });
   const host: RunnerHost = {
     model: (id) => parts.models.resolve(id),
+    // A subagent's model is one of the person's catalogue, by id.
+    choices: async () => (await parts.models.choices()).map((c) => c.id),
     tools: async (assistant) => [
       ...(await agentTools(parts.editor)),
       ...(await plugins.tools(assistant)).map((t) => inGroup(t, PLUGINS_GROUP)),

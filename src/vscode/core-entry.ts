@@ -25,6 +25,7 @@ export {
 } from "../chat/assistants";
 export { instructionsText, requestInstructions } from "../chat/assistants";
 export { fit } from "../chat/runner";
+export { Delegates, SUBAGENT_TOOLS } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
 export { secretKey } from "../chat/rows";

@@ -16,6 +16,7 @@ import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-checkpoints";
 import { reason } from "../protocol/reason";
 import type { PromptFiles, PromptUse } from "../chat/assistants";
+import { chatDelegate } from "./chat-subagents";
 
 /** What the participant needs from the rest of Tandem. */
 export interface ParticipantParts {
@@ -310,6 +311,19 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     };
     const a = agent(model, INSTRUCTIONS);
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
+    // Read-only subagents (chat-subagents.ts): their progress and reports show in this response.
+    const limited = { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs };
+    const reading = () => offered(tools, rules);
+    // Offered as a prompt file's narrowing allows, like every other tool.
+    const [delegate] = core().narrowed(
+      [
+        chatDelegate(
+          { models: parts.models, model, tools: reading, limits: limited, agent: a, stream },
+          tools,
+        ),
+      ].filter((t) => t !== undefined),
+      started?.use,
+    );
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
     const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
@@ -369,7 +383,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       project: project.files,
       memories: [],
       plan: "",
-      tools: offered(tools, rules),
+      tools: offered(delegate ? [...tools, delegate] : tools, rules),
       chosen: limits.chosenTools,
       opened: [],
       window,

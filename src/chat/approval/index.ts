@@ -5,6 +5,7 @@ export { allowanceOf, approveWith, grantTo, refusedNote } from "./judge";
 export type { Allowance } from "./judge";
 export {
   byGroup,
+  DELEGATE,
   groupOf,
   inGroup,
   OPEN_TOOLS,

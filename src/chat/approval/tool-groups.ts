@@ -11,6 +11,9 @@ import { listed } from "./tool-lists";
 /** The name of the tool that opens a group of tools. */
 export const OPEN_TOOLS = "open_tools";
 
+/** The name of the tool that starts read-only subagents (src/chat/runner/delegate.ts). */
+export const DELEGATE = "delegate";
+
 /** The group of VS Code's own tools (`vscode.lm.tools`) and of the MCP plugins' tools. */
 export const VSCODE_GROUP = "vscode";
 export const PLUGINS_GROUP = "plugins";
@@ -67,6 +70,7 @@ const GROUPS: Record<string, string> = {
   stop_command: "commands",
   update_plan: "plan",
   remember: "memory",
+  [DELEGATE]: "agents",
 };
 
 /** What a group is for, as open_tools' description says it. */
@@ -77,6 +81,7 @@ const PURPOSES: Record<string, string> = {
   commands: "background commands",
   plan: "a checklist plan",
   memory: "remember a fact about the person",
+  agents: "read-only subagents that read and report",
   [VSCODE_GROUP]: "VS Code's own tools",
   [PLUGINS_GROUP]: "the MCP plugins' tools",
   other: "more tools",

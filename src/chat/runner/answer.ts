@@ -45,6 +45,8 @@ import type { Store } from "../store";
 import { chatTools, memoriesOf, planOf } from "./tools";
 import { fit, openedBy, type Words } from "./fit";
 import { readFileWith } from "./tools-read";
+import { answerDelegates } from "./delegate-answer";
+import { SUBAGENT_TOOLS } from "./delegate";
 import { t } from "../../protocol/l10n";
 
 /** The instructions of an assistant that has none. */
@@ -260,9 +262,22 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
+    // Read-only subagents, when the run has tools to read with (delegate-answer.ts).
+    const delegates = answerDelegates({
+      host,
+      store,
+      written,
+      tally,
+      model,
+      agent: a,
+      tools: () => offered(all, rules),
+    });
+    const reads = editor.some((t) => SUBAGENT_TOOLS.has(t.name));
     // A prompt file the message started may only narrow what would be offered anyway.
     const all = narrowed(
-      unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools)),
+      unique([...own, ...editor, ...(reads ? [delegates.tool] : [])]).filter(
+        (t) => !repo || allowedTool(t.name, repo.tools),
+      ),
       work.user.prompt,
     );
     // What every request carries, fitted to the model's window (see fit.ts).

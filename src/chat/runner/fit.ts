@@ -12,6 +12,7 @@ import { instructionsText } from "../assistants";
 import {
   OPEN_TOOLS,
   byGroup,
+  DELEGATE,
   groupOf,
   openTools,
   shortened,
@@ -30,6 +31,16 @@ const SMALL_FIXED = 700;
 export function fixedTarget(window: number): number {
   return Math.floor(Math.max(window * FIXED_SHARE, Math.min(SMALL_FIXED, window * 0.34)));
 }
+/** A window this small or smaller: the agent is told to hand reading-heavy work to subagents. */
+export const DELEGATING_WINDOW = 16384;
+
+/** The line that tells the agent of a small window to delegate; `sent`: delegate is among its tools (else in a group). */
+export function delegateLine(sent: boolean): string {
+  return sent
+    ? "Your window is small: hand reading-heavy work (many files, wide searches) to subagents with delegate."
+    : "Your window is small: hand reading-heavy work to subagents (open_tools agents, then delegate).";
+}
+
 /** The share of the window the fixed part may grow to when the model opens more tools. */
 const OPENED_SHARE = 0.5;
 
@@ -119,6 +130,11 @@ function instructionsOf(
   return parts.join("\n\n");
 }
 
+/** `text` with the line on delegating when `delegating`, worded by whether delegate is in `sent`. */
+function withDelegating(text: string, delegating: boolean, sent: readonly Tool[]): string {
+  return delegating ? `${text}\n\n${delegateLine(sent.some((t) => t.name === DELEGATE))}` : text;
+}
+
 /** True when the tool `tool` was opened by the model earlier (its name or its group's). */
 function wasOpened(tool: Grouped, opened: readonly string[]): boolean {
   return opened.includes(tool.name) || opened.includes(groupOf(tool));
@@ -201,6 +217,7 @@ export function fit(parts: FixedParts): Fitted {
     wasOpened(t, parts.opened) ||
     (!!parts.plan && t.name === "update_plan") ||
     (form === "full" && withCommands(t.name) && !t.group);
+  const delegating = window <= DELEGATING_WINDOW && offerable.some((t) => t.name === DELEGATE);
   let best: Fitted | undefined;
   for (const step of STEPS) {
     const short = step.form !== "full";
@@ -208,7 +225,7 @@ export function fit(parts: FixedParts): Fitted {
     const sent = offerable.filter((t) => step.all || core(t, step.form)).map((t) => shortened(t, step.form));
     const rest = offerable.filter((t) => !(step.all || core(t, step.form)));
     const text = (project: readonly InstructionFile[], memories: readonly string[]) =>
-      instructionsOf(words, project, memories, parts.plan, short);
+      withDelegating(instructionsOf(words, project, memories, parts.plan, short), delegating, sent);
     const size = (tools: readonly Tool[]) => measured(text(parts.project, parts.memories), tools);
     // Whole groups of the others join while they fit.
     const groups = byGroup(rest);
@@ -228,7 +245,10 @@ export function fit(parts: FixedParts): Fitted {
   // Even the shortest form is over: the project's instructions and the memories are cut to the room left.
   const last = best as Fitted;
   const words = parts.instructions.short;
-  const bare = measured(instructionsOf(words, [], [], parts.plan, true), last.tools);
+  const sentLast = last.tools;
+  const shortText = (project: readonly InstructionFile[], memories: readonly string[]): string =>
+    withDelegating(instructionsOf(words, project, memories, parts.plan, true), delegating, sentLast);
+  const bare = measured(shortText([], []), last.tools);
   const room = Math.max(0, target - bare);
   const memoryRoom = Math.min(estimate(parts.memories.join("\n")) + 20, Math.floor(room / 3));
   const memories = memoriesWithin(parts.memories, memoryRoom);
@@ -237,7 +257,7 @@ export function fit(parts: FixedParts): Fitted {
   let kept = memories;
   for (;;) {
     const project = projectWithin(parts.project, room - estimate(kept.join("\n")) - 20 - over);
-    const instructions = instructionsOf(words, project, kept, parts.plan, true);
+    const instructions = shortText(project, kept);
     const fixed = measured(instructions, last.tools);
     // The same object open_tools measures against, so an opening counts the instructions as sent.
     if (fixed <= target || over > room) return Object.assign(last, { instructions, project, fixed });

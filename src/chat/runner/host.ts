@@ -20,6 +20,8 @@ export interface Limits {
 export interface RunnerHost {
   /** The model of a Choice id ("" the default model); undefined when there is none. */
   model(id: string): Model | undefined | Promise<Model | undefined>;
+  /** The ids of the person's model catalogue: a subagent's model must be one of them. */
+  choices?(): readonly string[] | Promise<readonly string[]>;
   /** The tools the editor offers the assistant (workspace tools, its plugins' tools). */
   tools?(assistant: Assistant): Tool[] | Promise<Tool[]>;
   /**

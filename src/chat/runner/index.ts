@@ -5,3 +5,4 @@ export type { RunnerHost } from "./host";
 export { FINAL, parentOf } from "./items";
 export { Runner, serveConversations } from "./runner";
 export { pricesFor } from "./usage";
+export { Delegates, SUBAGENT_TOOLS, type Delegation } from "./delegate";

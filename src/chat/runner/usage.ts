@@ -33,6 +33,16 @@ export function added(a: Usage | undefined, b: Usage): Usage {
   };
 }
 
+/** What one turn took: its tokens, and their cost at `prices` when known. */
+export function turnUsage(turn: Turn, prices: Prices | undefined): Usage {
+  const tokens = {
+    input: Math.max(0, Math.round(turn.input)),
+    output: Math.max(0, Math.round(turn.tokens)),
+    cached: Math.max(0, Math.round(turn.cached ?? 0)),
+  };
+  return prices ? { ...tokens, cost: costOf(tokens, prices) } : tokens;
+}
+
 /** The tokens of one answer, counted turn by turn. */
 export class Tally {
   private sum: Usage | undefined;
@@ -85,17 +95,26 @@ export class Tally {
       });
   }
 
+  /**
+   * Adds what a subagent's turn took to the answer and the conversation's total; the model's view
+   * of this conversation (`used`) is not the subagent's, so it stays.
+   */
+  besides(usage: Usage): void {
+    this.sum = added(this.sum, usage);
+    const before = this.store.get("contexts", this.chat);
+    if (this.store.writable)
+      this.store.put("contexts", {
+        ...(before ?? { id: this.chat, used: 0, window: 0 }),
+        total: added(before?.total, usage),
+      });
+  }
+
   private add(turn: Turn, summary: boolean, prices: Prices | undefined): void {
-    const tokens = {
-      input: Math.max(0, Math.round(turn.input)),
-      output: Math.max(0, Math.round(turn.tokens)),
-      cached: Math.max(0, Math.round(turn.cached ?? 0)),
-    };
-    const usage: Usage = prices ? { ...tokens, cost: costOf(tokens, prices) } : tokens;
+    const usage = turnUsage(turn, prices);
     this.sum = added(this.sum, usage);
     const before = this.store.get("contexts", this.chat);
     const window = Math.max(0, Math.round(turn.window || before?.window || 0));
-    const used = summary ? (before?.used ?? 0) : tokens.input + tokens.output;
+    const used = summary ? (before?.used ?? 0) : usage.input + usage.output;
     if (this.store.writable)
       this.store.put("contexts", {
         ...before,

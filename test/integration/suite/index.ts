@@ -46,6 +46,7 @@ export async function run(): Promise<void> {
     await import("./prompt-files.test");
     await import("./instructions.test");
     await import("./notifications.test");
+    await import("./subagents.test");
     // Last: its answer is still streaming when the window reloads (reload.test reads it).
     await import("./cut.test");
   }
