@@ -16,7 +16,7 @@ export { serveConversations } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugins";
 export { readSkills, readFolderSkills } from "../chat/assistants";
 export { instructionsText, requestInstructions } from "../chat/assistants";
-export { fit } from "../chat/runner";
+export { prepareChatViewRun, openedAfter, wordsOf, FALLBACK_ASSISTANT } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
 export { secretKey } from "../chat/rows";
