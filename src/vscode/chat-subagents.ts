@@ -35,10 +35,9 @@ function usageWords(subagent: Subagent): string {
   return u.cost !== undefined ? `${words}, ${dollars(u.cost)}` : words;
 }
 
-/** The delegate tool of one `@tandem` answer, or undefined when the run has no tool to read with. */
-export function chatDelegate(parts: ChatSubagentParts, tools: readonly Tool[]): Tool | undefined {
-  const { Delegates, SUBAGENT_TOOLS } = core();
-  if (!tools.some((t) => SUBAGENT_TOOLS.has(t.name))) return undefined;
+/** The delegate tool of one `@tandem` answer (made by the prepared run when it has tools to read with). */
+export function chatDelegate(parts: ChatSubagentParts): Tool {
+  const { Delegates } = core();
   const { agent: a, stream } = parts;
   const startTokens = a.tokens;
   // What was said of each subagent of each call: its steps shown, and whether its end was.

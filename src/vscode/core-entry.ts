@@ -24,8 +24,8 @@ export {
   usePrompt,
 } from "../chat/assistants";
 export { instructionsText, requestInstructions } from "../chat/assistants";
-export { fit } from "../chat/runner";
 export { Delegates, SUBAGENT_TOOLS } from "../chat/runner";
+export { prepareChatViewRun, openedAfter, wordsOf, FALLBACK_ASSISTANT } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
 export { secretKey } from "../chat/rows";

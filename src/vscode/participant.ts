@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import vscode = require("vscode");
 import type { PendingList } from "../chat/pending";
 import type { Call, Limit, LimitCall, Message, Model, Piece, Tool } from "../agent/types";
-import type { Decision, Question, Rules, Setting, Allowance } from "../chat/approval";
+import type { Decision, Question, Setting, Allowance } from "../chat/approval";
 import type { CommandRuleBook } from "../chat/workspace";
 import { argText } from "../protocol/args";
 import { lmModel } from "./lm-model";
@@ -10,7 +10,6 @@ import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
-import { checkpointBefore } from "../chat/runner";
 import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-checkpoints";
@@ -43,16 +42,6 @@ export interface ParticipantParts {
   prompts?: () => Promise<PromptFiles>;
 }
 
-const INSTRUCTIONS = [
-  "You are Tandem, a careful coding agent inside VS Code. Answer in Markdown.",
-  "Use the tools to read the workspace before you answer questions about it; cite files by their workspace paths.",
-  "Tools that change files or run commands ask the person first; if a call is declined, do not repeat it.",
-].join("\n");
-
-/** The instructions in their shortest form, for a model whose window is small. */
-const SHORT_INSTRUCTIONS =
-  "You are Tandem, a coding agent in VS Code. Read the workspace with the tools before answering about it. Answer in Markdown.";
-
 /**
  * The history of VS Code's Chat view as core messages (only this participant's turns are given);
  * what came before a `/compact` is given as the summary it made.
@@ -83,7 +72,7 @@ async function compactChat(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
-  const a = core().agent(model, INSTRUCTIONS);
+  const a = core().agent(model, core().wordsOf(core().FALLBACK_ASSISTANT, Date.now()).full);
   a.history = historyOf(chat);
   const abort = new AbortController();
   token.onCancellationRequested(() => abort.abort());
@@ -119,6 +108,19 @@ function allowanceIn(context: vscode.ChatContext): Allowance {
     }
   }
   return core().allowanceOf(undefined);
+}
+
+/**
+ * The tools and groups the model opened (`open_tools`) earlier in this Chat view conversation,
+ * carried by each answer's metadata as "Always allow" is, so a group opened once stays offered.
+ */
+function openedIn(context: vscode.ChatContext): string[] {
+  for (const turn of [...context.history].reverse()) {
+    const opened: unknown =
+      turn instanceof vscode.ChatResponseTurn ? turn.result.metadata?.opened : undefined;
+    if (Array.isArray(opened)) return opened.filter((name): name is string => typeof name === "string");
+  }
+  return [];
 }
 
 /** The person's own words in this conversation: a URL they named counts as their yes to its host. */
@@ -290,64 +292,16 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     model: Model,
   ): Promise<vscode.ChatResult> => {
     const session = sessionIn(chat);
-    const { agent, run, offered, approveWith } = core();
     const limits = settings();
     const started = await startPrompt(parts, request, stream);
     if (started?.chosen) model = started.chosen;
-    const tools = core().narrowed(await parts.tools(), started?.use);
     const allowed = allowanceIn(chat);
-    // The same engine and rules as the panel's runs; "Always allow" lasts for this conversation.
-    const rules: Rules = {
-      tools: "",
-      approve: "",
-      always: allowed.tools,
-      hosts: allowed.hosts,
-      trusted: vscode.workspace.isTrusted,
-      settings: parts.approvals(),
-      commands: parts.commands,
-      said: saidIn(chat, request.prompt),
-      root: parts.root(),
-      folders: parts.folders ? core().nameFolders(parts.folders()) : undefined,
-    };
-    const a = agent(model, INSTRUCTIONS);
-    Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
-    // Read-only subagents (chat-subagents.ts): their progress and reports show in this response.
-    const limited = { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs };
-    const reading = () => offered(tools, rules);
-    // Offered as a prompt file's narrowing allows, like every other tool.
-    const [delegate] = core().narrowed(
-      [
-        chatDelegate(
-          { models: parts.models, model, tools: reading, limits: limited, agent: a, stream },
-          tools,
-        ),
-      ].filter((t) => t !== undefined),
-      started?.use,
-    );
+    const a = core().agent(model);
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
     const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
     const checkpoints = limits.checkpoints.enabled ? parts.checkpoints : undefined;
     let restorable = false;
-    const before = checkpointBefore(
-      checkpoints && (() => checkpoints.take(message).then(() => void (restorable = true))),
-      new Set(),
-      (error) =>
-        stream.markdown(
-          `\n\n> ${vscode.l10n.t("The files were not recorded before this answer changed them, so it cannot be restored: {0}", reason(error))}\n\n`,
-        ),
-    );
-    a.approve = async (call) => {
-      const tool = tools.find((t) => t.name === call.name);
-      if (!tool) return false;
-      const { judged, yes } = await approveWith(tool, call.arguments, rules, allowed, parts.approve);
-      // Refused by the person's rules: the model reads why, as in the panel.
-      if (judged.verdict === "refused")
-        return core().refusedNote(judged.reasons.join(" ") || `The tool ${call.name} may not run here.`);
-      if (yes !== true) return false;
-      await before(call.name);
-      return true;
-    };
     // An answer that took a checkpoint ends with the way back, and says which it was in its result.
     const restore = () => {
       if (!restorable) return {};
@@ -359,7 +313,6 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       });
       return { checkpoint: named };
     };
-    const kept = () => ({ tools: [...allowed.tools], hosts: [...allowed.hosts] });
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
     // `#file`, `#selection`, `#sym`, folders and pasted images: each as the model should receive it.
@@ -369,39 +322,69 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     );
     const { files, notes, used } = await chatReferences({ references }, storage);
     for (const uri of used) stream.reference(uri);
-    // The project's instructions (AGENTS.md…), as the panel's runs get them, each file used shown.
-    const window = (await model.window?.().catch(() => 0)) ?? 0;
-    const project = await core().requestInstructions(
-      parts.roots?.() ?? [],
-      used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
-      window,
-      (await parts.pending?.()) ?? [],
+    const earlier = openedIn(chat);
+    // The run as the panel's runs are prepared: the same rules, tools, instructions and fitting.
+    const prepared = await core().prepareChatViewRun(
+      a,
+      {
+        tools: () => parts.tools(),
+        chosenTools: () => limits.chosenTools,
+        approvals: () => parts.approvals(),
+        commands: parts.commands,
+        root: parts.root,
+        folders: parts.folders,
+        roots: parts.roots,
+        pendingChanges: parts.pending,
+        trusted: () => vscode.workspace.isTrusted,
+        limits: { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs },
+      },
+      {
+        // The project's instructions (AGENTS.md…) scoped to the files the request attaches.
+        inPlay: used.filter((uri) => uri.scheme === "file").map((uri) => uri.fsPath),
+        opened: earlier,
+        said: saidIn(chat, request.prompt),
+        // "Always allow" lasts for this conversation.
+        allowed,
+        ask: parts.approve,
+        // A prompt file the request started may only narrow the tools.
+        narrowing: started?.use,
+        // Read-only subagents (chat-subagents.ts): their progress and reports show in this response.
+        delegate: (reading) =>
+          chatDelegate({
+            models: parts.models,
+            model,
+            tools: reading,
+            limits: { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs },
+            agent: a,
+            stream,
+          }),
+        checkpoint: checkpoints && (() => checkpoints.take(message).then(() => void (restorable = true))),
+        failed: (error) =>
+          stream.markdown(
+            `\n\n> ${vscode.l10n.t("The files were not recorded before this answer changed them, so it cannot be restored: {0}", reason(error))}\n\n`,
+          ),
+      },
     );
-    // What every request carries, fitted to the model's window as the panel's (see chat/runner/fit.ts).
-    const fitted = core().fit({
-      instructions: { full: INSTRUCTIONS, short: SHORT_INSTRUCTIONS },
-      project: project.files,
-      memories: [],
-      plan: "",
-      tools: offered(delegate ? [...tools, delegate] : tools, rules),
-      chosen: limits.chosenTools,
-      opened: [],
-      window,
-    });
-    a.instructions = fitted.instructions;
-    a.tools = fitted.tools;
+    // Each project file given is shown as a reference of the answer.
     const shown = new Set(used.map((uri) => uri.toString()));
-    for (const file of fitted.project) {
+    for (const file of prepared.project?.files ?? []) {
       const uri = file.file ? vscode.Uri.file(file.file) : undefined;
       if (uri && !shown.has(uri.toString())) stream.reference(uri);
       if (uri) shown.add(uri.toString());
     }
+    // What the next request of this conversation keeps: "always" and the groups the model opened.
+    const results: { name: string; output: string }[] = [];
+    const kept = () => ({
+      allowed: { tools: [...allowed.tools], hosts: [...allowed.hosts] },
+      opened: core().openedAfter(earlier, results),
+    });
     const prompt = [started?.use.text ?? promptOf(request), ...notes].join("\n\n");
     let limit: Limit | undefined;
     let at: LimitCall | undefined;
     const each = (piece: Piece): void => {
       if (piece.kind === "done" || piece.kind === "stopped") limit = piece.limit;
       if (piece.kind === "stopped") at = piece.call;
+      if (piece.kind === "result") results.push({ name: piece.call.name, output: piece.text });
       show(stream, piece);
     };
     // A prompt the model server cut without a word is said where it happened, with the fix.
@@ -409,17 +392,17 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
       stream.markdown(new vscode.MarkdownString("\n\n> ⚠️ ").appendText(notice).appendMarkdown("\n\n")),
     );
     try {
-      await run(a, prompt, { each, files, signal: abort.signal });
+      await core().run(a, prompt, { each, files, signal: abort.signal });
     } catch {
       // The error piece has already been shown.
       return {
         errorDetails: { message: vscode.l10n.t("The run failed.") },
-        metadata: { allowed: kept(), session, ...restore() },
+        metadata: { ...kept(), session, ...restore() },
       };
     }
     if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a, at)}_`);
     return {
-      metadata: { model: model.name, allowed: kept(), session, ...restore(), ...(limit ? { limit } : {}) },
+      metadata: { model: model.name, ...kept(), session, ...restore(), ...(limit ? { limit } : {}) },
     };
   };
   const participant = vscode.chat.createChatParticipant("tandem.chat", handler);

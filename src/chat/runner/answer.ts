@@ -8,21 +8,16 @@ import { title, shorten } from "../../agent/ask";
 import { attach, documentsOf, type Attached } from "../../agent/attachments";
 import { reason } from "../../agent/perform";
 import { run } from "../../agent/run";
-import { READ_FILE, type Attachment, type Model, type Tool } from "../../agent/types";
-import { allowedTool, offered, type Rules } from "../approval";
+import type { Attachment, Model } from "../../agent/types";
 import {
   asRepository,
   REPOSITORY,
   personAssistant,
-  instructionLimits,
-  readInstructions,
   type Instructions,
   inPlayOf,
   notesOf,
-  narrowed,
 } from "../assistants";
 import type { Allowance } from "../approval";
-import { nameFolders } from "../workspace";
 import type { Assistant, Item } from "../rows";
 import { approval, type Waiting } from "./approve";
 import type { RunnerHost } from "./host";
@@ -43,38 +38,10 @@ import { Tally } from "./usage";
 import { noticing } from "./window-notice";
 import type { Store } from "../store";
 import { chatTools, memoriesOf, planOf } from "./tools";
-import { fit, openedBy, type Words } from "./fit";
-import { readFileWith } from "./tools-read";
+import { openedBy } from "./fit";
+import { FALLBACK_ASSISTANT, prepareRun } from "./prepare";
 import { answerDelegates } from "./delegate-answer";
-import { SUBAGENT_TOOLS } from "./delegate";
 import { t } from "../../protocol/l10n";
-
-/** The instructions of an assistant that has none. */
-export const DEFAULT_INSTRUCTIONS =
-  "You are Tandem, a helpful assistant in the person's code editor. Answer clearly and concisely, in Markdown.";
-
-/** The shortest instructions, for a model whose window is small. */
-export const SHORT_INSTRUCTIONS =
-  "You are Tandem, a coding assistant in the person's editor. Answer briefly, in Markdown.";
-
-/** The assistant's words and the date, as written and in their shortest form (the person's own words are never shortened). */
-export function wordsOf(assistant: Assistant, today: string): Words {
-  const own = assistant.instructions.trim();
-  return {
-    full: `${own || DEFAULT_INSTRUCTIONS}\n\nToday is ${today}.`,
-    short: `${own || SHORT_INSTRUCTIONS} Today is ${today}.`,
-  };
-}
-
-/** The assistant that answers when the conversation's is gone and none is set up. */
-export const FALLBACK_ASSISTANT: Assistant = {
-  id: "",
-  name: "Tandem",
-  instructions: "",
-  model: "",
-  tools: "",
-  approve: "",
-};
 
 /** What every run of one runner shares. */
 export interface Runs {
@@ -202,7 +169,9 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       return;
     }
     const items = store.items(chat);
-    tally = new Tally(store, chat);
+    const counting = new Tally(store, chat);
+    const chosen = model;
+    tally = counting;
     const a = agent(tally.counted(model));
     const given = async (user: Item): Promise<Attached> => {
       const given = await runs.given(user);
@@ -227,29 +196,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     if (!model.window) a.window = store.get("contexts", chat)?.window ?? 0;
     marking(a, written, tally, (kept) => runs.summaries.set(chat, kept));
     noticing(a, written);
-    const now = host.now?.() ?? Date.now();
     const memories = memoriesOf(store, assistant.id).map((m) => m.text);
-    // Asked here rather than before the first round (condense-turn asks only when unknown): the fixed part is fitted to it.
-    if (!a.window && a.model.window) a.window = await a.model.window().catch(() => 0);
-    // The repository's files are text for the model; switched off for the conversation, none are read.
-    if (conversation?.instructions !== false && host.roots) {
-      const pending = (await host.pendingChanges?.().catch(() => undefined)) ?? [];
-      project = await readInstructions(host.roots(), inPlayOf(items), instructionLimits(a.window), pending);
-    }
-    const allowed = runs.allowed(chat);
-    const rules: Rules = {
-      tools: assistant.tools,
-      approve: assistant.approve,
-      always: allowed.tools,
-      hosts: allowed.hosts,
-      trusted: host.trusted?.() ?? true,
-      settings: host.approvals?.(assistant) ?? {},
-      commands: host.commands,
-      said: items.filter((i) => i.kind === "user").map((i) => i.text),
-      root: host.root?.(),
-      // Named as the tools name them, so a path the model writes is guarded in the folder it names.
-      folders: host.folders ? nameFolders(host.folders()) : undefined,
-    };
     const skills = [...store.rows("skills"), ...((await host.skills?.()) ?? [])];
     const own = chatTools({
       store,
@@ -259,49 +206,30 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       skills,
       now: host.now,
     });
-    const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
-      t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
-    );
-    // Read-only subagents, when the run has tools to read with (delegate-answer.ts).
-    const delegates = answerDelegates({
-      host,
-      store,
-      written,
-      tally,
-      model,
-      agent: a,
-      tools: () => offered(all, rules),
-    });
-    const reads = editor.some((t) => SUBAGENT_TOOLS.has(t.name));
-    // A prompt file the message started may only narrow what would be offered anyway.
-    const all = narrowed(
-      unique([...own, ...editor, ...(reads ? [delegates.tool] : [])]).filter(
-        (t) => !repo || allowedTool(t.name, repo.tools),
-      ),
-      work.user.prompt,
-    );
-    // What every request carries, fitted to the model's window (see fit.ts).
-    const today = new Date(now).toISOString().slice(0, 10);
-    const fitted = fit({
-      instructions: wordsOf(assistant, today),
-      project: project?.files ?? [],
+    const take = host.checkpoint?.bind(host);
+    const prepared = await prepareRun(a, host, {
+      assistant,
+      repo,
+      own,
       memories,
       plan: planOf(items)?.text ?? "",
-      tools: offered(all, rules),
-      chosen: host.chosenTools?.() ?? "",
+      // The conversation's own switch: off, the repository's files are not read.
+      inPlay: conversation?.instructions !== false ? inPlayOf(items) : undefined,
       opened: openedBy(items.filter((i) => i.kind === "call")),
-      window: a.window,
+      said: items.filter((i) => i.kind === "user").map((i) => i.text),
+      allowed: runs.allowed(chat),
+      decide: ({ tools, rules }) => approval(runs, written, [...tools], rules, halt.signal),
+      // The chat's own tools write only the store: the checkpoint waits for a call that may change the workspace.
+      checkpoint: take && (() => take(work.user)),
+      failed: (error) => host.problem?.(`The files were not recorded: ${reason(error)}`),
+      narrowing: work.user.prompt,
+      delegate: (reading) =>
+        answerDelegates({ host, store, written, tally: counting, model: chosen, agent: a, tools: reading })
+          .tool,
     });
-    if (project) project = { ...project, files: fitted.project };
-    a.instructions = fitted.instructions;
-    a.tools = fitted.tools;
-    tally.fixed(fitted.fixed, a.window);
-    a.rounds = host.limits?.rounds ?? a.rounds;
-    a.maxTokens = host.limits?.maxTokens ?? a.maxTokens;
-    a.maxMs = host.limits?.maxMs ?? a.maxMs;
+    project = prepared.project;
+    tally.fixed(prepared.fitted.fixed, a.window);
     a.stop = () => halt.signal.aborted;
-    // Each call is approved; a yes to one that may change the workspace takes the answer's checkpoint first.
-    a.approve = approval(runs, work, written, all, rules, own, halt.signal);
     let files: Attachment[];
     try {
       files = await attachmentsOf(host, work.user.files);
@@ -388,10 +316,4 @@ async function name(
   } catch {
     // The first words stay the title.
   }
-}
-
-/** The tools with distinct names: the first of a name wins (the chat tools come first). */
-function unique(tools: Tool[]): Tool[] {
-  const seen = new Set<string>();
-  return tools.filter((t) => !seen.has(t.name) && !!seen.add(t.name));
 }

@@ -1,7 +1,6 @@
 /**
- * The approval of a run's calls: each by the engine's rules or by the person, and, before the first
- * approved call that may change the workspace, the answer's one checkpoint. A call that needs the
- * person waits in `Waiting` until `decide` settles it: the editor's notification and the panel's
+ * The approval of a run's calls: each by the engine's rules or by the person (the answer's one
+ * checkpoint is taken by the prepared run, see prepare.ts). A call that needs the person waits in `Waiting` until `decide` settles it: the editor's notification and the panel's
  * buttons both answer through it, and the first answer wins.
  */
 import { reason } from "../../agent/perform";
@@ -10,9 +9,7 @@ import { type Decision, type Question, type Rules, approveWith, refusedNote } fr
 import { decided } from "../make";
 import type { Item } from "../rows";
 import type { Store } from "../store";
-import { checkpointBefore } from "./checkpoint-once";
 import type { Runs } from "./answer";
-import type { Work } from "./history";
 import type { RunnerHost } from "./host";
 import type { Answer } from "./items";
 import { t } from "../../protocol/l10n";
@@ -113,32 +110,17 @@ function questioned(c: Item, question: Question): Item {
 }
 
 /**
- * The `approve` of one answer's agent: false or the refusal the model reads, or true once the
- * checkpoint a call that may write waits for is taken. `own` are the chat's own tools.
+ * How one answer decides its calls: false or the refusal the model reads, or true (the answer's
+ * checkpoint is taken by the prepared run, see prepare.ts).
  */
 export function approval(
   runs: Runs,
-  work: Work,
   written: Answer,
   all: Tool[],
   rules: Rules,
-  own: Tool[],
   halt: AbortSignal,
 ): (call: Call) => Promise<boolean | string> {
-  const { host } = runs;
-  // One checkpoint per answer, before its first call that may change the workspace (the chat's own
-  // tools write only the store); every such call waits for it. A failed one is said, not a stop.
-  const take = host.checkpoint?.bind(host);
-  const before = checkpointBefore(take && (() => take(work.user)), new Set(own.map((t) => t.name)), (error) =>
-    host.problem?.(`The files were not recorded: ${reason(error)}`),
-  );
-  return async (call) => {
-    // false or the refusal the model reads: only a yes takes the checkpoint and runs the call.
-    const yes = await approveCall(runs, written, all, rules, call, halt);
-    if (yes !== true) return yes;
-    await before(call.name);
-    return true;
-  };
+  return (call) => approveCall(runs, written, all, rules, call, halt);
 }
 
 /** The approval of one call: by the engine's rules, or by the person (the first answer wins). */

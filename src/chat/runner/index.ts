@@ -1,6 +1,6 @@
 /** The runner room's door: what the rest of src uses from src/chat/runner/. */
-export { checkpointBefore } from "./checkpoint-once";
-export { fit } from "./fit";
+export { FALLBACK_ASSISTANT, openedAfter, prepareChatViewRun, prepareRun, wordsOf } from "./prepare";
+export type { ChatViewFacts, Decide, Judged, PreparedRun, RunFacts, RunSource } from "./prepare";
 export type { RunnerHost } from "./host";
 export { FINAL, parentOf } from "./items";
 export { Runner, serveConversations } from "./runner";

@@ -99,6 +99,45 @@ describe("@tandem in the Chat view", () => {
     const root = process.env.TANDEM_WORKSPACE!;
     assert.ok(existsSync(join(root, "notes/always-2.txt")), "the second note was written without asking");
   });
+  it("remembers a tool group the model opened with open_tools: the next request of the conversation offers it", async () => {
+    type Sent = { function: { name: string; description: string } }[];
+    const ask = (query: string) =>
+      vscode.commands.executeCommand<{ metadata?: { opened?: string[] }; errorDetails?: unknown }>(
+        "workbench.action.chat.open",
+        { query, modelSelector: { vendor: "tandem", id: "fixture-model" }, blockOnResponse: true },
+      );
+    const sent = () => (server.requests.at(-1)!.body.tools ?? []) as Sent;
+    server.script(answer("These are my tools."));
+    await ask("@tandem which tools do you have?");
+    // A group the small window left closed: its tool is not sent, open_tools names the group.
+    const opener = sent().find((t) => t.function.name === "open_tools")?.function.description ?? "";
+    const groups: [group: string, tool: string][] = [
+      ["web", "fetch_page"],
+      ["git", "git_diff"],
+      ["code", "problems"],
+    ];
+    const closed = groups.find(
+      ([group, tool]) =>
+        new RegExp(`\\b${group}\\b`).test(opener) && !sent().some((t) => t.function.name === tool),
+    );
+    assert.ok(closed, `a closed group among the tools sent: ${opener}`);
+    const [group, tool] = closed;
+    server.script(calling([["call_1", "open_tools", JSON.stringify({ name: group })]]), answer("Opened."));
+    const opened = await ask(`@tandem open the ${group} tools`);
+    assert.equal(opened?.errorDetails, undefined);
+    assert.ok(opened?.metadata?.opened?.includes(tool), JSON.stringify(opened?.metadata));
+    server.script(answer("Using them now."));
+    const before = server.requests.length;
+    await ask("@tandem go on");
+    assert.equal(server.requests.length, before + 1);
+    assert.ok(
+      sent().some((t) => t.function.name === tool),
+      `${tool} offered in the next turn: ${sent()
+        .map((t) => t.function.name)
+        .join(", ")}`,
+    );
+  });
+
   it("condenses the conversation on /compact: later requests carry the summary, not the turns before it", async () => {
     const ask = (query: string) =>
       vscode.commands.executeCommand<{ metadata?: { summary?: string }; errorDetails?: unknown }>(
