@@ -49,6 +49,11 @@ export class Appender {
     return step;
   }
 
+  /** True when every line given is written (none queued, no write to come). */
+  get idle(): boolean {
+    return this.queue.length === 0 && !this.writeScheduled;
+  }
+
   /** Queues `line` (ending in a newline) to be written soon. */
   append(line: string): void {
     this.queue.push(line);

@@ -298,7 +298,10 @@ export class Store {
       return;
     }
     const closing: Promise<void> = book.close().then(() => {
-      if (book.closing === closing && book.holders === 0) this.books.delete(book.chat);
+      if (book.closing !== closing || book.holders > 0) return;
+      // Lines given while it closed are written first: the journal is whole before it can be read again.
+      if (book.appender?.idle) this.books.delete(book.chat);
+      else this.letGo(book);
     });
     book.closing = closing;
     closing.catch(() => undefined);
