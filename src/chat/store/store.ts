@@ -220,7 +220,9 @@ export class Store {
     for (const [chat, old] of [...this.books]) {
       this.books.delete(chat);
       const book = this.book(chat);
-      book.holders = old.holders;
+      // Those kept from an old journal were held only until they had a journal of their own.
+      book.holders = old.ino === -1 ? 0 : old.holders;
+      if (book.holders > 0) this.unheld.delete(chat);
       for (const change of old.state.changesTo(book.state)) this.emit(change);
     }
     // A journal with skipped lines is rewritten without them, so they are said only once.
