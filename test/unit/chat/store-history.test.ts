@@ -43,6 +43,8 @@ describe("history in proportion to what is shown", function () {
 
   async function seeded(chats: number, n: number) {
     const rows = history(chats, n);
+    const last = rows.at(-1)!;
+    last.items[1] = { ...last.items[1], text: "273 degrees \u212Aelvin" };
     const store = await opened();
     for (const { chat, items } of rows) {
       store.put("conversations", chat);
@@ -112,6 +114,11 @@ describe("history in proportion to what is shown", function () {
     );
     assert.deepEqual(store.loaded(), []);
     assert.deepEqual(await store.search("not in any of them"), []);
+    // What only Unicode's lower case turns into the query (the Kelvin sign) is found as before.
+    assert.deepEqual(
+      (await store.search("kelvin")).map((c) => c.id),
+      [rows[4].chat.id],
+    );
     await store.close();
     tmp.forget();
     // A text still growing (patched, not yet compacted) is found too, across its pieces.
