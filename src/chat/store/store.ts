@@ -53,6 +53,7 @@ import { checked, type Conversation, type Item, type Rows, type Table } from "..
 import { Appender } from "./appender";
 import { Book } from "./book";
 import { Follower, type Shelves } from "./follower";
+import { ItemWrites } from "./item-writes";
 import { readJournal, repair, type Reading } from "./file";
 import { changeLine, deleteLine, putLine } from "./lines";
 import { chatPath, formatLine, listLine, sameListing, takeInternal, type Listing } from "./listing";
@@ -86,12 +87,6 @@ export interface StoreOptions {
   keepClosed?: number;
 }
 
-interface Pending {
-  chat: string;
-  base: Item | null;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 const JOURNAL = "journal.jsonl";
 
 /** The conversation tables of one workspace, kept in journals (see the top of this file). */
@@ -103,8 +98,7 @@ export class Store {
   private readonly unheld = new Set<string>();
   private lock: Lock | null = null;
   private appender: Appender | null = null;
-  private readonly pending = new Map<string, Pending>();
-  private readonly lastWrite = new Map<string, number>();
+  private readonly writes: ItemWrites;
   /** The conversations whose listing changed since its line was written. */
   private readonly relisted = new Set<string>();
   private relistTimer: ReturnType<typeof setTimeout> | null = null;
@@ -133,6 +127,7 @@ export class Store {
       keepClosed: 2,
       ...options,
     };
+    this.writes = new ItemWrites(this.options.coalesceMs, this.books);
     this.upkeep = new Upkeep(
       this.options,
       () => this.appender,
@@ -261,7 +256,7 @@ export class Store {
       if (this.appender) {
         book.write(read.reading, this.options, this.corruptPath, (text) => this.report(text));
         for (const text of problems) this.report(text);
-        if (read.reading.skipped.length) void this.compactBook(book).catch(() => undefined);
+        if (read.reading.skipped.length) void this.writes.compactBook(book).catch(() => undefined);
         this.relist(book);
       } else {
         // A reader's torn last line is the writer's line being written: not a problem.
@@ -294,7 +289,7 @@ export class Store {
   }
 
   private letGo(book: Book): void {
-    for (const [key, pending] of this.pending) if (pending.chat === book.chat) this.writePending(key);
+    this.writes.writeAll(book.chat);
     if (!book.appender) {
       this.books.delete(book.chat);
       return;
@@ -496,15 +491,15 @@ export class Store {
       const before = from.state.get("items", row.id)!;
       from.state.apply("items", row.id, null);
       from.counted(null, before);
-      this.journal(from, { table: "items", key: row.id, row: null, before });
+      this.writes.journal(from, { table: "items", key: row.id, row: null, before });
       this.relist(from);
       const put = book.state.apply("items", row.id, row)!;
       change = { ...put, before };
-      this.journal(book, put);
+      this.writes.journal(book, put);
     } else {
       change = book.state.apply("items", row.id, row);
       if (!change) return;
-      this.journal(book, change);
+      this.writes.journal(book, change);
     }
     book.counted(change.row, from === book ? change.before : null);
     this.relist(book);
@@ -525,7 +520,7 @@ export class Store {
       const change = book?.state.apply("items", key, null);
       if (!book || !change) return;
       book.counted(null, change.before);
-      this.journal(book, change);
+      this.writes.journal(book, change);
       this.relist(book);
       this.emit(change);
       return;
@@ -543,18 +538,14 @@ export class Store {
     for (const item of book.items()) this.delete("items", item.id);
     this.delete("contexts", id);
     this.delete("conversations", id);
-    for (const [key, pending] of this.pending) {
-      if (pending.chat !== id) continue;
-      clearTimeout(pending.timer);
-      this.pending.delete(key);
-    }
+    this.writes.drop(id);
     if (!book.items().length) void book.appender?.remove().catch(() => undefined);
   }
 
   /** Resolves once every change made before it is written and fsynced. */
   async flush(): Promise<void> {
     const appender = this.writer();
-    for (const key of [...this.pending.keys()]) this.writePending(key);
+    this.writes.writeAll();
     this.writeListing();
     const books = [...this.books.values()];
     await Promise.all([
@@ -562,51 +553,6 @@ export class Store {
       ...books.map((b) => b.appender?.flush()),
       ...books.map((b) => b.closing),
     ]);
-  }
-
-  /** Writes the change of an item of `book` to its journal, coalescing a growing one's (see the top). */
-  private journal(book: Book, change: Change<"items">): void {
-    const { key, row } = change;
-    if (row && !row.done) {
-      if (this.pending.has(key)) return;
-      const now = performance.now();
-      const last = this.lastWrite.get(key);
-      if (last === undefined || now - last >= this.options.coalesceMs) {
-        this.lastWrite.set(key, now);
-        this.writeItem(book, changeLine("items", change.before ?? undefined, row));
-        return;
-      }
-      const timer = setTimeout(() => this.writePending(key), last + this.options.coalesceMs - now);
-      this.pending.set(key, { chat: book.chat, base: change.before, timer });
-      return;
-    }
-    const pending = this.pending.get(key);
-    const base = pending ? pending.base : change.before;
-    if (pending) {
-      clearTimeout(pending.timer);
-      this.pending.delete(key);
-    }
-    this.lastWrite.delete(key);
-    this.writeItem(book, row ? changeLine("items", base ?? undefined, row) : deleteLine("items", key));
-  }
-
-  private writePending(key: string): void {
-    const pending = this.pending.get(key);
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    this.pending.delete(key);
-    const book = this.books.get(pending.chat);
-    const row = book?.state.get("items", key);
-    if (!book || !row || !book.appender) return;
-    this.lastWrite.set(key, performance.now());
-    this.writeItem(book, changeLine("items", pending.base ?? undefined, row));
-  }
-
-  private writeItem(book: Book, line: string): void {
-    const appender = book.appender;
-    if (!line || !appender || !book.upkeep) return;
-    appender.append(line);
-    book.upkeep.appended(appender, book.state.bytes, () => this.compactBook(book));
   }
 
   private write(line: string): void {
@@ -620,7 +566,7 @@ export class Store {
   async compact(): Promise<void> {
     this.writer();
     await this.compactMain();
-    await Promise.all([...this.books.values()].map((book) => this.compactBook(book)));
+    await Promise.all([...this.books.values()].map((book) => this.writes.compactBook(book)));
   }
 
   private async compactMain(): Promise<void> {
@@ -634,19 +580,6 @@ export class Store {
     });
   }
 
-  private async compactBook(book: Book): Promise<void> {
-    if (!book.appender || !book.upkeep) return;
-    await book.upkeep.compact(book.appender, () => {
-      const parts: string[] = [];
-      for (const [table, row] of book.state.all()) parts.push(putLine(table, row));
-      // The snapshot holds the growing items' latest rows: their next patches start from these.
-      for (const [key, pending] of this.pending) {
-        if (pending.chat === book.chat) pending.base = book.state.get("items", key) ?? null;
-      }
-      return parts.join("");
-    });
-  }
-
   /** Writes what is pending, gives the lock up and stops following. The store cannot be used after. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -655,7 +588,7 @@ export class Store {
     this.follower = null;
     this.upkeep.stop();
     if (this.appender) {
-      for (const key of [...this.pending.keys()]) this.writePending(key);
+      this.writes.writeAll();
       this.writeListing();
       for (const book of this.books.values()) book.upkeep?.stop();
       await Promise.all([...this.books.values()].map((book) => book.close()));
