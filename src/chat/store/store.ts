@@ -54,6 +54,7 @@ import { Appender } from "./appender";
 import { Book } from "./book";
 import { Follower, type Shelves } from "./follower";
 import { ItemWrites } from "./item-writes";
+import { OpenBooks } from "./open-books";
 import { readJournal, repair, type Reading } from "./file";
 import { changeLine, deleteLine, putLine } from "./lines";
 import { chatPath, formatLine, listLine, sameListing, takeInternal, type Listing } from "./listing";
@@ -94,8 +95,7 @@ export class Store {
   private state = new State();
   private readonly listing = new Map<string, Listing>();
   private readonly books = new Map<string, Book>();
-  /** The conversations in memory that nobody holds, the least recently used first. */
-  private readonly unheld = new Set<string>();
+  private readonly shelved: OpenBooks;
   private lock: Lock | null = null;
   private appender: Appender | null = null;
   private readonly writes: ItemWrites;
@@ -128,6 +128,9 @@ export class Store {
       ...options,
     };
     this.writes = new ItemWrites(this.options.coalesceMs, this.books);
+    this.shelved = new OpenBooks(folder, this.options.keepClosed, this.books, this.writes, (book, reading) =>
+      this.opened(book, reading),
+    );
     this.upkeep = new Upkeep(
       this.options,
       () => this.appender,
@@ -217,7 +220,7 @@ export class Store {
       const book = this.book(chat);
       // Those kept from an old journal were held only until they had a journal of their own.
       book.holders = old.ino === -1 ? 0 : old.holders;
-      if (book.holders > 0) this.unheld.delete(chat);
+      if (book.holders > 0) this.shelved.held(chat);
       for (const change of old.state.changesTo(book.state)) this.emit(change);
     }
     // A journal with skipped lines is rewritten without them, so they are said only once.
@@ -245,63 +248,26 @@ export class Store {
 
   // ---- the conversations in memory ----
 
-  /** The conversation `chat` in memory, read from its journal when it is not. */
+  /** Sets up a conversation just read from its journal: the writer's appends, what was found. */
+  private opened(book: Book, reading: Reading): void {
+    const problems = reading.problems;
+    if (this.appender) {
+      book.write(reading, this.options, this.corruptPath, (text) => this.report(text));
+      for (const text of problems) this.report(text);
+      if (reading.skipped.length) void this.writes.compactBook(book).catch(() => undefined);
+      this.relist(book);
+    } else {
+      // A reader's torn last line is the writer's line being written: not a problem.
+      for (const text of reading.torn ? problems.slice(0, -1) : problems) this.report(text);
+    }
+  }
+
   private book(chat: string): Book {
-    let book = this.books.get(chat);
-    if (!book) {
-      const read = Book.read(chat, chatPath(this.folder, chat));
-      book = read.book;
-      this.books.set(chat, book);
-      const problems = read.reading.problems;
-      if (this.appender) {
-        book.write(read.reading, this.options, this.corruptPath, (text) => this.report(text));
-        for (const text of problems) this.report(text);
-        if (read.reading.skipped.length) void this.writes.compactBook(book).catch(() => undefined);
-        this.relist(book);
-      } else {
-        // A reader's torn last line is the writer's line being written: not a problem.
-        for (const text of read.reading.torn ? problems.slice(0, -1) : problems) this.report(text);
-      }
-    }
-    book.closing = null;
-    if (book.holders === 0) {
-      this.unheld.delete(chat);
-      this.unheld.add(chat);
-      this.closeUnheld();
-    }
-    return book;
+    return this.shelved.book(chat);
   }
 
-  /** The conversation in memory that has the item `key`. */
   private holding(key: string): Book | undefined {
-    for (const book of this.books.values()) if (book.state.get("items", key)) return book;
-    return undefined;
-  }
-
-  /** Lets go of the conversations nobody holds beyond the few kept. */
-  private closeUnheld(): void {
-    for (const chat of this.unheld) {
-      if (this.unheld.size <= this.options.keepClosed) return;
-      this.unheld.delete(chat);
-      const book = this.books.get(chat);
-      if (book) this.letGo(book);
-    }
-  }
-
-  private letGo(book: Book): void {
-    this.writes.writeAll(book.chat);
-    if (!book.appender) {
-      this.books.delete(book.chat);
-      return;
-    }
-    const closing: Promise<void> = book.close().then(() => {
-      if (book.closing !== closing || book.holders > 0) return;
-      // Lines given while it closed are written first: the journal is whole before it can be read again.
-      if (book.appender?.idle) this.books.delete(book.chat);
-      else this.letGo(book);
-    });
-    book.closing = closing;
-    closing.catch(() => undefined);
+    return this.shelved.holding(key);
   }
 
   /**
@@ -309,18 +275,7 @@ export class Store {
    * is called; a view that follows its items holds it the same way.
    */
   hold(chat: string): () => void {
-    const book = this.book(chat);
-    book.holders++;
-    this.unheld.delete(chat);
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      if (--book.holders > 0 || this.closed) return;
-      if (this.books.get(chat) !== book) return;
-      this.unheld.add(chat);
-      this.closeUnheld();
-    };
+    return this.shelved.hold(chat);
   }
 
   /** The conversations whose items are in memory now. */
@@ -598,8 +553,7 @@ export class Store {
     this.closed = true;
     this.lock?.release();
     this.lock = null;
-    this.books.clear();
-    this.unheld.clear();
+    this.shelved.clear();
     this.views.clear();
   }
 }
