@@ -186,8 +186,11 @@ export function followCheckpoints(
       timers.delete(timer);
       if (store.get("conversations", change.key)) return;
       // A fork still restores to its original's checkpoints; the original's go with its last fork.
-      for (const chat of waiting.deleted(change.key, stillNeeded(store)))
-        void review.dropFor(chat).catch(said);
+      void stillNeeded(store)
+        .then((needed) => {
+          for (const chat of waiting.deleted(change.key, needed)) void review.dropFor(chat).catch(said);
+        })
+        .catch(said);
     }, DROP_AFTER_MS);
     timers.add(timer);
   });
@@ -199,14 +202,20 @@ export function followCheckpoints(
   });
   review.know(store);
   // The Chat view's sessions are not in the store: their checkpoints stay until the size limit drops them.
-  if (store.writable) void review.keepOnly(keptChats(stillNeeded(store))).catch(said);
+  if (store.writable) {
+    void stillNeeded(store)
+      .then((needed) => review.keepOnly(keptChats(needed)))
+      .catch(said);
+  }
   void review.offerInterrupted().catch(said);
 }
 
 /** The conversations whose checkpoints are kept: every conversation, and the originals its copies name. */
-function stillNeeded(store: Store): Set<string> {
+async function stillNeeded(store: Store): Promise<Set<string>> {
+  // Only copies name an original: the journals without one are passed over unread.
+  const copies = await store.findItems((i) => i.copiedFrom !== undefined, '"copiedFrom":');
   return core().neededChats(
     store.conversations().map((c) => c.id),
-    (chat) => store.items(chat),
+    (chat) => copies.filter((i) => i.chat === chat),
   );
 }

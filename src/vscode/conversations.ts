@@ -146,9 +146,11 @@ export async function openConversations(
   const kept = new Kept(folder);
   // Kept files no message refers to (their conversation deleted while no panel was open, or a paste
   // never sent) go; one kept in the last hour may belong to a message another window is sending.
-  void sweepKept(folder, store.rows("items"), Date.now() - 60 * 60 * 1000).catch((error: unknown) =>
-    console.error(`Tandem: unused context files stay: ${String(error)}`),
-  );
+  const hourAgo = Date.now() - 60 * 60 * 1000;
+  void store
+    .findItems((i) => i.files.length > 0, '"files":[{')
+    .then((used) => sweepKept(folder, used, hourAgo))
+    .catch((error: unknown) => console.error(`Tandem: unused context files stay: ${String(error)}`));
   const plugins = new AgentPlugins(store, context.secrets, {
     trusted: () => vscode.workspace.isTrusted,
     allowPrivate: () => settings().allowPrivate,

@@ -62,7 +62,13 @@ export class PanelView {
   ) {
     this.context = new PanelContext(host.context, (message) => host.send(message));
     this.questions = new RestoreQuestions((message) => host.send(message));
-    this.deletions = new Deletions(store, (rows) => void this.context.forget(rows, store.rows("items")));
+    this.deletions = new Deletions(
+      store,
+      (rows) =>
+        void store
+          .findItems((i) => i.files.length > 0, '"files":[{')
+          .then((kept) => this.context.forget(rows, kept)),
+    );
     this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
     for (const table of FOLLOWED) {
       this.unfollow.push(store.follow({ table }, (change) => this.rowChanged(change)));
@@ -197,7 +203,11 @@ export class PanelView {
       case "loadImage":
         return this.loadImage(m.url);
       case "search":
-        this.host.send({ type: "found", query: m.query, chats: this.store.search(m.query).map((c) => c.id) });
+        this.host.send({
+          type: "found",
+          query: m.query,
+          chats: (await this.store.search(m.query)).map((c) => c.id),
+        });
         return;
       case "command":
         return this.host.command(m.command);

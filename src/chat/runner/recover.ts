@@ -28,7 +28,8 @@ export function recover(store: Store): Recovered {
   const found: Recovered = { interrupted: [], closed: 0 };
   const started = new Set<string>();
   const open: Item[] = [];
-  for (const i of store.rows("items")) {
+  // Only the conversations the list says have an item not done are opened.
+  for (const i of store.unfinished().flatMap((chat) => store.items(chat))) {
     const parent = parentOf(i.id);
     if (parent) started.add(parent);
     if (i.kind === "user" || i.kind === "retry" || i.kind === "stop") {

@@ -84,8 +84,10 @@ export class Runner {
     this.recovered = recover(this.store);
     this.unfollow = this.store.follow({ table: "items" }, (change) => this.seen(change));
     const chats = new Set<string>();
-    for (const i of this.store.rows("items")) {
-      if ((i.kind === "user" || i.kind === "retry") && !i.done) chats.add(i.chat);
+    for (const chat of this.store.unfinished()) {
+      for (const i of this.store.items(chat)) {
+        if ((i.kind === "user" || i.kind === "retry") && !i.done) chats.add(i.chat);
+      }
     }
     for (const chat of chats) this.wake(chat);
     return true;
@@ -189,12 +191,19 @@ export class Runner {
   private async loop(chat: string): Promise<void> {
     // Starts after `wake` has noted the loop, so a new message meanwhile finds it.
     await null;
-    for (;;) {
-      if (this.ending || !this.store.writable) return;
-      const work = nextWork(this.store.items(chat), this.taken);
-      if (!work) return;
-      this.taken.add(work.item.id);
-      if (!(await this.answer(work))) return;
+    if (this.ending || !this.store.writable) return;
+    // The conversation stays in memory while it is answered.
+    const release = this.store.hold(chat);
+    try {
+      for (;;) {
+        if (this.ending || !this.store.writable) return;
+        const work = nextWork(this.store.items(chat), this.taken);
+        if (!work) return;
+        this.taken.add(work.item.id);
+        if (!(await this.answer(work))) return;
+      }
+    } finally {
+      release();
     }
   }
 

@@ -1,8 +1,8 @@
 /**
  * The journal on disk: reading it back into a State (repairing what a crash left), following what
- * another process appends, and the writer's appends, fsyncs and atomic compaction.
+ * another process appends, and writing a file atomically (the writer's appends are appender.ts).
  */
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { appendFile, open, rename, truncate, unlink, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ForeignLine, readLine } from "./lines";
@@ -32,6 +32,8 @@ export interface Reading {
 }
 
 const NEWLINE = 0x0a;
+/** How the store's own lines begin: a table name starting with "~" (see listing.ts). */
+const INTERNAL = '{"t":"~';
 
 /**
  * Applies the whole lines of `text` to `state`, giving each change to `each`. A bad line is
@@ -50,6 +52,11 @@ export function replay(
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line.trim()) continue;
+    // The store's own lines (listing.ts) are kept as they are, without a thrown ForeignLine each.
+    if (line.startsWith(INTERNAL)) {
+      foreign.push(line);
+      continue;
+    }
     try {
       const entry = readLine(line, (t, k) => state.get(t, k));
       const change = state.apply(entry.table, entry.key, entry.row);
@@ -71,9 +78,9 @@ export function replay(
   }
 }
 
-/** Reads the journal at `path` (none: empty). Nothing on disk is changed. */
-export async function readJournal(path: string): Promise<Reading> {
-  const reading: Reading = {
+/** What reading an empty journal finds. */
+export function emptyReading(): Reading {
+  return {
     state: new State(),
     foreign: [],
     problems: [],
@@ -84,20 +91,45 @@ export async function readJournal(path: string): Promise<Reading> {
     torn: null,
     unterminated: false,
   };
+}
+
+/** Reads the journal at `path` (none: empty). Nothing on disk is changed. */
+export async function readJournal(path: string): Promise<Reading> {
   let fh: FileHandle;
   try {
     fh = await open(path, "r");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return reading;
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return emptyReading();
     throw e;
   }
-  let buf: Buffer;
   try {
-    reading.ino = (await fh.stat()).ino;
-    buf = await fh.readFile();
+    const ino = (await fh.stat()).ino;
+    return readBytes(await fh.readFile(), ino);
   } finally {
     await fh.close();
   }
+}
+
+/** Reads the journal at `path` at once (none: empty), for a conversation opened while it is asked for. */
+export function readJournalSync(path: string): Reading {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return emptyReading();
+    throw e;
+  }
+  try {
+    return readBytes(readFileSync(fd), fstatSync(fd).ino);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a journal's bytes `buf` (of the file `ino`), telling what a crash left at its end. */
+export function readBytes(buf: Buffer, ino: number): Reading {
+  const reading = emptyReading();
+  reading.ino = ino;
   let end = buf.lastIndexOf(NEWLINE) + 1;
   const tail = buf.subarray(end);
   const blank = (b: Buffer) => b.every((c) => c === 0x20 || c === 0x0d || c === 0x09 || c === NEWLINE);
@@ -205,114 +237,6 @@ export async function writeAtomic(path: string, text: string): Promise<void> {
     throw e;
   }
   await syncFolder(dirname(path));
-}
-
-/**
- * The one writer's appends to the journal. Lines are written in the order given, batched, one
- * write at a time; `flush` resolves once every line given before it is on disk (fsync).
- * `compact` swaps the journal for a snapshot without losing a line appended meanwhile.
- */
-export class Appender {
-  private fh: FileHandle | null = null;
-  private queue: string[] = [];
-  private chain: Promise<void> = Promise.resolve();
-  private writeScheduled = false;
-  private given = 0;
-  private synced = 0;
-  /** Bytes of the journal on disk and queued. */
-  bytes: number;
-
-  constructor(
-    readonly path: string,
-    size: number,
-    private readonly onError: (text: string) => void,
-  ) {
-    this.bytes = size;
-  }
-
-  /** Opens the journal for appending. */
-  async open(): Promise<void> {
-    this.fh = await open(this.path, "a");
-  }
-
-  /** Queues `line` (ending in a newline) to be written soon. */
-  append(line: string): void {
-    this.queue.push(line);
-    this.given++;
-    this.bytes += Buffer.byteLength(line);
-    if (this.writeScheduled) return;
-    this.writeScheduled = true;
-    this.chain = this.chain
-      .then(() => {
-        this.writeScheduled = false;
-        return this.write();
-      })
-      .catch((e) => this.onError(t("Tandem could not save a change to its conversations: {0}", reason(e))));
-  }
-
-  private async write(): Promise<void> {
-    if (!this.queue.length || !this.fh) return;
-    const lines = this.queue;
-    this.queue = [];
-    try {
-      await this.fh.write(lines.join(""));
-    } catch (e) {
-      // The lines stay queued for the next write; a partial write is cut off at the next load.
-      this.queue = lines.concat(this.queue);
-      throw e;
-    }
-  }
-
-  /** Resolves once every line appended so far is written and synced to disk. */
-  flush(): Promise<void> {
-    const target = this.given;
-    const step = this.chain.then(async () => {
-      if (this.synced >= target) return;
-      await this.write();
-      const seen = this.given - this.queue.length;
-      await this.fh?.datasync();
-      this.synced = Math.max(this.synced, seen);
-    });
-    this.chain = step.catch(() => undefined);
-    return step;
-  }
-
-  /**
-   * Replaces the journal by `snapshot()` (called once the writes before it are done; the lines
-   * queued then are in it). Lines appended while the snapshot is written go to the new journal.
-   */
-  compact(snapshot: () => string): Promise<void> {
-    const step = this.chain.then(async () => {
-      const text = snapshot();
-      const taken = this.queue;
-      const covered = this.given;
-      this.queue = [];
-      try {
-        await writeAtomic(this.path, text);
-      } catch (e) {
-        this.queue = taken.concat(this.queue);
-        throw e;
-      }
-      const old = this.fh;
-      this.fh = await open(this.path, "a");
-      await old?.close();
-      this.synced = Math.max(this.synced, covered);
-      this.bytes = Buffer.byteLength(text) + this.queue.reduce((n, l) => n + Buffer.byteLength(l), 0);
-      if (this.queue.length) await this.write();
-    });
-    this.chain = step.catch((e) =>
-      this.onError(t("Tandem could not compact its conversation journal: {0}", reason(e))),
-    );
-    return step;
-  }
-
-  /** Writes and syncs what is queued, then closes the journal. */
-  async close(): Promise<void> {
-    await this.flush();
-    await this.chain;
-    await this.fh?.close();
-    this.fh = null;
-  }
 }
 
 /** What another process appended since `offset`: its whole lines, or "replaced" (compacted, gone). */

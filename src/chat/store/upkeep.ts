@@ -3,7 +3,7 @@
  * compaction once the journal has grown past twice the live rows, and each failure of either said
  * to the person (a failing sync once, until one succeeds).
  */
-import type { Appender } from "./file";
+import type { Appender } from "./appender";
 import { reason } from "../../protocol/reason";
 
 /** When the upkeep acts: how soon appended lines are fsynced, and the least size worth compacting. */

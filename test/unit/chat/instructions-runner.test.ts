@@ -73,7 +73,10 @@ describe("project instructions in a run", () => {
     await scene.bench.store.close();
     const again = await Store.open(dir);
     try {
-      assert.deepEqual(again.get("items", opening.id)?.instructions, opening.instructions);
+      assert.deepEqual(
+        again.items(chat).find((i) => i.id === opening.id)?.instructions,
+        opening.instructions,
+      );
     } finally {
       await again.close();
     }

@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
-import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
 import { type Item } from "../../../src/chat/rows";
 import { storeFolder } from "./store-fixture";
 
-const lines = async (folder: string) =>
-  (await readFile(join(folder, "journal.jsonl"), "utf8")).split("\n").filter(Boolean);
+/** The lines of the main journal, or of the journal of the conversation `chat`. */
+const lines = async (folder: string, chat?: string) =>
+  (await readFile(journal(folder, chat), "utf8")).split("\n").filter(Boolean);
+const journal = (folder: string, chat?: string) =>
+  chat ? join(folder, "chats", `${chat}.jsonl`) : join(folder, "journal.jsonl");
+/** Writes `text` as the journal of the conversation `chat`, as a crash or a bad disk left it. */
+const writeChat = async (folder: string, chat: string, text: string) => {
+  await mkdir(join(folder, "chats"), { recursive: true });
+  await writeFile(journal(folder, chat), text);
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the store's journal", () => {
@@ -27,7 +35,7 @@ describe("the store's journal", () => {
     const ms = performance.now() - started;
     store.put("items", { ...answer, done: true });
     await store.flush();
-    const written = (await lines(tmp.folder)).filter((l) => l.includes(answer.id)).length;
+    const written = (await lines(tmp.folder, "c1")).filter((l) => l.includes(answer.id)).length;
     assert.equal(seen, 1001);
     // One write at most every 50 ms, plus the first and the last.
     assert.ok(written <= Math.ceil(ms / 50) + 2, `${written} lines in ${ms.toFixed(0)} ms`);
@@ -35,6 +43,7 @@ describe("the store's journal", () => {
     await store.close();
     tmp.forget();
     const again = await opened();
+    assert.equal(again.items("c1").length, 1);
     assert.equal(again.get("items", answer.id)?.text, answer.text);
     assert.equal(again.get("items", answer.id)?.done, true);
   });
@@ -50,9 +59,9 @@ describe("the store's journal", () => {
       answer = { ...answer, text: `${answer.text}more${i} ` };
       store.put("items", answer);
     }
-    assert.equal((await lines(tmp.folder)).filter((l) => l.includes(answer.id)).length, 1);
+    assert.equal((await lines(tmp.folder, "c1")).filter((l) => l.includes(answer.id)).length, 1);
     await store.flush();
-    const mine = (await lines(tmp.folder)).filter((l) => l.includes(answer.id));
+    const mine = (await lines(tmp.folder, "c1")).filter((l) => l.includes(answer.id));
     assert.equal(mine.length, 2, "the first step, then the coalesced rest");
     const patch = JSON.parse(mine[1]) as { a?: { text: [number, string] } };
     assert.ok(patch.a && !patch.a.text[1].startsWith("start"), "the later line carries only new words");
@@ -69,7 +78,7 @@ describe("the store's journal", () => {
       each.put("items", other);
     }
     await each.flush();
-    assert.equal((await lines(tmp.folder)).filter((l) => l.includes(other.id)).length, 6);
+    assert.equal((await lines(tmp.folder, "c2")).filter((l) => l.includes(other.id)).length, 6);
   });
 
   it("writes a finished item at once and cancels a growing one's pending write when it is deleted", async () => {
@@ -93,13 +102,13 @@ describe("the store's journal", () => {
     await store.putDurable("items", kept);
     await store.close();
     tmp.forget();
-    const whole = (await lines(tmp.folder))[0];
+    const whole = (await lines(tmp.folder, "c1"))[0];
     const torn = whole.replace("kept", "torn").slice(0, 60);
-    await appendFile(join(tmp.folder, "journal.jsonl"), torn);
+    await appendFile(journal(tmp.folder, "c1"), torn);
     const problems: string[] = [];
     const again = await opened({ onProblem: (t: string) => problems.push(t) });
     assert.deepEqual(
-      again.rows("items").map((i) => i.text),
+      again.items("c1").map((i) => i.text),
       ["kept"],
     );
     assert.equal(problems.length, 1);
@@ -111,7 +120,7 @@ describe("the store's journal", () => {
     tmp.forget();
     const third = await opened();
     assert.deepEqual(
-      third.rows("items").map((i) => i.text),
+      third.items("c1").map((i) => i.text),
       ["kept", "after"],
     );
     assert.deepEqual(third.problems, []);
@@ -120,12 +129,12 @@ describe("the store's journal", () => {
 
   it("keeps a last line that lost only its newline", async () => {
     const q = asked("whole", "c1");
-    await writeFile(join(tmp.folder, "journal.jsonl"), JSON.stringify({ t: "items", k: q.id, r: q }));
+    await writeChat(tmp.folder, "c1", JSON.stringify({ t: "items", k: q.id, r: q }));
     const store = await opened();
-    assert.equal(store.get("items", q.id)?.text, "whole");
+    assert.equal(store.items("c1")[0]?.text, "whole");
     assert.deepEqual(store.problems, []);
     await store.putDurable("items", asked("next", "c1"));
-    assert.equal((await lines(tmp.folder)).length, 2);
+    assert.equal((await lines(tmp.folder, "c1")).length, 2);
   });
 
   it("reads a message stored with its files as text into their shape, and keeps that shape", async () => {
@@ -137,6 +146,7 @@ describe("the store's journal", () => {
     );
     const store = await opened();
     assert.deepEqual(store.problems, []);
+    assert.equal(store.items("c1").length, 2);
     assert.deepEqual(store.get("items", old.id)?.files, [{ path: "src/a.ts", name: "a.ts", kind: "text" }]);
     assert.deepEqual(store.get("items", lined.id)?.files, [
       { path: "shot.png", name: "shot.png", kind: "image" },
@@ -147,24 +157,27 @@ describe("the store's journal", () => {
     tmp.forget();
     const again = await opened();
     assert.deepEqual(again.problems, []);
+    assert.equal(again.items("c1").length, 2);
     assert.deepEqual(again.get("items", old.id)?.files, [{ path: "src/a.ts", name: "a.ts", kind: "text" }]);
     assert.equal(again.get("items", old.id)?.text, "seen");
   });
 
   it("cuts off a last line of zeros (a crash before the data reached the disk)", async () => {
     const q = asked("before", "c1");
-    await writeFile(
-      join(tmp.folder, "journal.jsonl"),
+    await writeChat(
+      tmp.folder,
+      "c1",
       JSON.stringify({ t: "items", k: q.id, r: q }) + "\n" + "\0".repeat(512),
     );
     const store = await opened();
     assert.deepEqual(
-      store.rows("items").map((i) => i.text),
+      store.items("c1").map((i) => i.text),
       ["before"],
     );
     assert.equal(store.problems.length, 1);
+    await store.flush();
     assert.equal(
-      (await stat(join(tmp.folder, "journal.jsonl"))).size,
+      (await stat(journal(tmp.folder, "c1"))).size,
       JSON.stringify({ t: "items", k: q.id, r: q }).length + 1,
     );
   });
@@ -175,11 +188,11 @@ describe("the store's journal", () => {
     const broken = text.split("\n");
     broken[1] = broken[1].replace('"kind":"user"', '"kind":"nonsense"');
     broken.splice(2, 0, "{not json at all");
-    await writeFile(join(tmp.folder, "journal.jsonl"), broken.join("\n"));
+    await writeChat(tmp.folder, "c1", broken.join("\n"));
     const problems: string[] = [];
     const store = await opened({ onProblem: (t: string) => problems.push(t) });
     assert.deepEqual(
-      store.rows("items").map((i) => i.text),
+      store.items("c1").map((i) => i.text),
       ["one", "three"],
     );
     assert.equal(problems.length, 2);
@@ -188,11 +201,11 @@ describe("the store's journal", () => {
     await store.close();
     tmp.forget();
     const again = await opened();
-    assert.deepEqual(again.problems, [], "said once: the journal was rewritten without them");
     assert.deepEqual(
-      again.rows("items").map((i) => i.text),
+      again.items("c1").map((i) => i.text),
       ["one", "three"],
     );
+    assert.deepEqual(again.problems, [], "said once: the journal was rewritten without them");
     assert.match(await readFile(join(tmp.folder, "journal.corrupt.jsonl"), "utf8"), /nonsense/);
   });
 
@@ -201,9 +214,9 @@ describe("the store's journal", () => {
     const put = JSON.stringify({ t: "items", k: q.id, r: q });
     const wrong = JSON.stringify({ t: "items", k: q.id, a: { text: [99, " world"] } });
     const right = JSON.stringify({ t: "items", k: q.id, a: { text: [5, " there"] }, s: { done: true } });
-    await writeFile(join(tmp.folder, "journal.jsonl"), [put, wrong, right, ""].join("\n"));
+    await writeChat(tmp.folder, "c1", [put, wrong, right, ""].join("\n"));
     const store = await opened();
-    assert.equal(store.get("items", q.id)?.text, "hello there");
+    assert.equal(store.items("c1")[0]?.text, "hello there");
     assert.equal(store.get("items", q.id)?.done, true);
     assert.equal(store.problems.length, 1);
   });
@@ -240,10 +253,10 @@ describe("the store's journal", () => {
     store.put("items", during);
     await compaction;
     await store.flush();
-    const size = (await stat(join(tmp.folder, "journal.jsonl"))).size;
+    const size = (await stat(journal(tmp.folder, chat.id))).size;
     assert.deepEqual(store.problems, []);
     assert.ok(size < 200 * 400, `the journal is ${size} bytes after compaction`);
-    const files = await readdir(tmp.folder);
+    const files = [...(await readdir(tmp.folder)), ...(await readdir(join(tmp.folder, "chats")))];
     assert.deepEqual(
       files.filter((f) => f.endsWith(".tmp")),
       [],
@@ -268,7 +281,7 @@ describe("the store's journal", () => {
         // Written (a compaction may still be under way): what another reader finds at any moment is a
         // whole journal with the row in it.
         await store.flush();
-        const found = (await lines(tmp.folder)).map((l) => JSON.parse(l) as { k: string });
+        const found = (await lines(tmp.folder, "c1")).map((l) => JSON.parse(l) as { k: string });
         assert.ok(found.some((l) => l.k === row.id));
         readings++;
       }
@@ -277,15 +290,16 @@ describe("the store's journal", () => {
     assert.equal(readings, 10);
     // A compaction still running when the loop ended leaves what came meanwhile appended; the next
     // change after it compacts again. Changes go on (as a person's would) until one has.
-    for (let i = 0; i < 200 && (await lines(tmp.folder)).length >= 300; i++) {
+    for (let i = 0; i < 200 && (await lines(tmp.folder, "c1")).length >= 300; i++) {
       store.put("items", { ...row, text: `399 ${"y".repeat(200)} again ${i}`, done: true });
       await store.flush();
       await sleep(10);
     }
-    assert.ok((await lines(tmp.folder)).length < 300, "it compacted");
+    assert.ok((await lines(tmp.folder, "c1")).length < 300, "it compacted");
     await store.close();
     tmp.forget();
     const again = await opened();
+    again.items("c1");
     assert.equal(again.get("items", row.id)?.text.startsWith("399 "), true);
   });
 });

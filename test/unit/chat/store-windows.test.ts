@@ -77,11 +77,15 @@ describe("two windows on one workspace", function () {
       stdio: ["pipe", "pipe", "pipe"],
     });
     const acks: string[] = [];
+    let chat = "";
     let out = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d: string) => {
       out += d;
-      for (const m of out.matchAll(/^ack (\S+) \d+$/gm)) if (!acks.includes(m[1])) acks.push(m[1]);
+      for (const m of out.matchAll(/^ack (\S+) (\S+) \d+$/gm)) {
+        chat = m[1];
+        if (!acks.includes(m[2])) acks.push(m[2]);
+      }
       if (out.startsWith("ready\n")) child.stdin.write("go\n");
     });
     const closed = once(child, "close");
@@ -91,7 +95,11 @@ describe("two windows on one workspace", function () {
       const reader = await opened({ onWritable: () => (told = true) });
       assert.equal(reader.writable, false);
       const followed = new Set<string>();
-      reader.follow({ table: "items" }, (c) => c.row?.kind === "user" && followed.add(c.key));
+      // The reader follows the conversation it shows (which holds it in memory).
+      reader.follow(
+        { table: "items", where: { chat } },
+        (c) => c.row?.kind === "user" && followed.add(c.key),
+      );
       await until(() => followed.size >= 3);
       assert.throws(() => reader.put("items", asked("mine", "c")), ReadOnlyError);
 

@@ -41,6 +41,7 @@ describe("the conversation store", () => {
 
     const again = await opened();
     assert.equal(again.writable, true);
+    assert.deepEqual(again.items(chat.id), [question]);
     assert.deepEqual(again.get("items", question.id), question);
     assert.deepEqual(again.get("plugins", p.id), p);
     assert.equal(again.get("assistants", "a1")?.approve, "write_file");
@@ -63,8 +64,10 @@ describe("the conversation store", () => {
     assert.throws(() => store.put("assistants", { ...assistant("a", "n".repeat(81)) }), RowError);
     await store.flush();
     assert.equal(store.get("items", good.id), undefined);
-    const text = await readFile(join(tmp.folder, "journal.jsonl"), "utf8").catch(() => "");
+    const text = await readFile(join(tmp.folder, "chats", "c1.jsonl"), "utf8").catch(() => "");
     assert.equal(text, "");
+    // The main journal says only its format.
+    assert.doesNotMatch(await readFile(join(tmp.folder, "journal.jsonl"), "utf8"), /assistants|items/);
   });
 
   it("lists a conversation's items in the order they were made", async () => {
@@ -107,15 +110,15 @@ describe("the conversation store", () => {
       ["Old trip to Rome", "Budget", "Recipes"],
     );
     assert.deepEqual(
-      store.search("pasta").map((c) => c.title),
+      (await store.search("pasta")).map((c) => c.title),
       ["Old trip to Rome"],
     );
     assert.deepEqual(
-      store.search("BUDG").map((c) => c.title),
+      (await store.search("BUDG")).map((c) => c.title),
       ["Budget"],
     );
-    assert.deepEqual(store.search("nowhere"), []);
-    assert.equal(store.search("  ").length, 3);
+    assert.deepEqual(await store.search("nowhere"), []);
+    assert.equal((await store.search("  ")).length, 3);
   });
 
   it("tells each view only the rows it follows, until it stops", async () => {
@@ -186,7 +189,7 @@ describe("the conversation store", () => {
     const store = await opened();
     const q = asked("durable", "c1");
     await store.putDurable("items", q);
-    const text = await readFile(join(tmp.folder, "journal.jsonl"), "utf8");
+    const text = await readFile(join(tmp.folder, "chats", "c1.jsonl"), "utf8");
     assert.ok(text.includes(q.id) && text.includes("durable"));
   });
 });
