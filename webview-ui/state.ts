@@ -7,6 +7,29 @@ import { BlockText } from "./blocks";
 /** Item keys in their order: numbers inside a key compare as numbers ("c.9" before "c.10"). */
 export const byKey = new Intl.Collator("en", { numeric: true }).compare;
 
+/** What one change of a table did: the rows put (with what they were), those deleted, and which fields differ. */
+export interface RowsDelta<R> {
+  put: { row: R; before: R | undefined }[];
+  deleted: string[];
+  /** The fields that differ on rows that were there before. */
+  fields: Set<string>;
+  /** Whether a row came or went (a list that shows the table changes its length). */
+  joined: boolean;
+}
+
+/** The fields whose values differ between two versions of a row (nested values compared as JSON). */
+function fieldsChanged<R extends object>(before: R, after: R): string[] {
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...names].filter((name) => {
+    const x = a[name];
+    const y = b[name];
+    if (x === y) return false;
+    return typeof x !== "object" || typeof y !== "object" || JSON.stringify(x) !== JSON.stringify(y);
+  });
+}
+
 type TableMaps = { [T in TableName]: Map<string, Tables[T]> };
 
 function maps(): TableMaps {
@@ -70,17 +93,29 @@ export class PanelState {
     }
   }
 
-  /** Puts and deletes rows of one table; items of other conversations than the open one are ignored. */
-  change<T extends TableName>(table: T, put: Tables[T][], deleted: string[]): void {
+  /**
+   * Puts and deletes rows of one table and answers what changed, so that only the views that show
+   * it follow; items of other conversations than the open one are ignored (and change nothing).
+   */
+  change<T extends TableName>(table: T, put: Tables[T][], deleted: string[]): RowsDelta<Tables[T]> {
     const rows = this.tables[table];
+    const delta: RowsDelta<Tables[T]> = { put: [], deleted: [], fields: new Set(), joined: false };
     for (const row of put) {
       if (table === "items" && (row as Item).chat !== this.chat) continue;
+      const before = rows.get(row.id);
       rows.set(row.id, row);
+      if (!before) delta.joined = true;
+      else for (const field of fieldsChanged(before, row)) delta.fields.add(field);
+      delta.put.push({ row, before });
     }
     for (const id of deleted) {
+      if (!rows.has(id)) continue;
       rows.delete(id);
+      delta.joined = true;
+      delta.deleted.push(id);
       if (table === "items") this.blocks.delete(id);
     }
+    return delta;
   }
 
   private fill<T extends TableName>(table: T, rows: Tables[T][]): void {
