@@ -1,6 +1,7 @@
 /** The panel's replica of the host's tables: rows by id, the open conversation, who is running. */
 import type { Block } from "../src/protocol/blocks";
 import type { Snapshot } from "../src/protocol/messages";
+import { parentOf } from "../src/protocol/keys";
 import type { Item, TableName, Tables } from "../src/protocol/rows";
 import { BlockText } from "./blocks";
 
@@ -62,6 +63,25 @@ export class PanelState {
   /** Whether the host can put the files back as they were before a message. */
   restore = false;
 
+  /** The last text item of each answer, by the key of the message it answers (made when first asked). */
+  private lastTexts: Map<string, string> | undefined;
+
+  /** The key of the last text item of the answer to `group` (undefined: it has none). */
+  lastText(group: string): string | undefined {
+    if (!this.lastTexts) {
+      this.lastTexts = new Map();
+      for (const item of this.tables.items.values()) this.noteText(item);
+    }
+    return this.lastTexts.get(group);
+  }
+
+  private noteText(item: Item): void {
+    const group = parentOf(item.id);
+    if (!this.lastTexts || item.kind !== "text" || !group) return;
+    const last = this.lastTexts.get(group);
+    if (last === undefined || byKey(item.id, last) > 0) this.lastTexts.set(group, item.id);
+  }
+
   /** Replaces everything with the host's snapshot. */
   load(snapshot: Snapshot): void {
     this.tables = maps();
@@ -84,6 +104,7 @@ export class PanelState {
   open(chat: string, items: Item[], blocks: Record<string, Block[]>): void {
     this.chat = chat;
     this.tables.items = new Map();
+    this.lastTexts = undefined;
     this.blocks = new Map();
     // The host tells the offers of the conversation's waiting calls again after opening it.
     this.offers = new Map();
@@ -104,6 +125,7 @@ export class PanelState {
       if (table === "items" && (row as Item).chat !== this.chat) continue;
       const before = rows.get(row.id);
       rows.set(row.id, row);
+      if (table === "items") this.noteText(row as Item);
       if (!before) delta.joined = true;
       else for (const field of fieldsChanged(before, row)) delta.fields.add(field);
       delta.put.push({ row, before });
@@ -113,7 +135,10 @@ export class PanelState {
       rows.delete(id);
       delta.joined = true;
       delta.deleted.push(id);
-      if (table === "items") this.blocks.delete(id);
+      if (table === "items") {
+        this.blocks.delete(id);
+        this.lastTexts = undefined;
+      }
     }
     return delta;
   }
