@@ -1,12 +1,14 @@
-// The panel in Chromium: how long one streamed patch takes to show (p99, layout included), and how
-// long a 5,000-item conversation takes to open. Baselines from the same run: opening 100 items,
-// and re-rendering the whole answer on every delta (what peers do).
+// The panel in Chromium: how long one streamed patch takes to show (p99, layout included), how
+// long a 5,000-item conversation takes to open, and what one scroll step (a wheel notch) through it costs (p95,
+// the panel's work and layout). Baselines from the same run: opening 100 (and 50) items,
+// scrolling 50, and re-rendering the whole answer on every delta (what peers do).
 import type { HostMessage, Snapshot } from "../src/protocol/messages";
 import type { Block } from "../src/protocol/blocks";
 import type { Item } from "../src/protocol/rows";
-import { keyed, stream } from "../src/markdown";
+import { MarkdownStream, keyed, stream } from "../src/markdown";
 import { Panel, launch } from "../test/webview/page";
 import { item, snapshot } from "../test/webview/stream";
+import { longConversation } from "../test/webview/long";
 
 const PARAGRAPH =
   "The parser reads **one token** at a time and keeps `positions` for every [node](https://example.com).";
@@ -41,6 +43,74 @@ function conversation(count: number): Snapshot {
     if (kind === "text") blocks[id] = keyed(text, id);
   }
   return snapshot({ chat: "c1", items, blocks });
+}
+
+/**
+ * What the host does when a conversation opens (view.ts openChatState): every Markdown item
+ * rendered to blocks, all sent in one message. Answers the time and the message's size.
+ */
+function hostOpen(count: number): { ms: number; kb: number } {
+  const { items } = longConversation(count);
+  const start = performance.now();
+  const blocks: Record<string, Block[]> = {};
+  for (const row of items) {
+    if (row.kind !== "text") continue;
+    const markdown = new MarkdownStream(row.id);
+    markdown.update(row.text);
+    markdown.end();
+    blocks[row.id] = markdown.blocks();
+  }
+  const size = JSON.stringify({ type: "opened", chat: "c2", items, blocks }).length;
+  return { ms: performance.now() - start, kb: size / 1024 };
+}
+
+/**
+ * Opens the long conversation of `count` items (best of three, layout included) and scrolls it
+ * from the bottom up in steps of a mouse wheel's notch (100 pixels; 1,500 steps at most): each step's cost is the synchronous scroll and
+ * layout, plus the frame's work after the scroll event (the panel's window moving, then layout).
+ */
+async function openAndScroll(panel: Panel, count: number): Promise<{ open: number; steps: number[] }> {
+  const message = longConversation(count);
+  let open = Infinity;
+  for (let i = 0; i < 3; i++) {
+    await panel.send(snapshot());
+    await panel.settled();
+    open = Math.min(
+      open,
+      await panel.page.evaluate((m) => {
+        const start = performance.now();
+        window.dispatchEvent(new MessageEvent("message", { data: m }));
+        void document.body.offsetHeight;
+        return performance.now() - start;
+      }, message),
+    );
+  }
+  await panel.settled();
+  // Written as a string: the test's TypeScript loader would wrap named functions in a helper the page lacks.
+  const steps = (await panel.page.evaluate(`(async () => {
+    const view = document.querySelector(".transcript");
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const times = [];
+    for (let step = 0; step < 1500 && view.scrollTop > 0; step++) {
+      await frame();
+      let t = performance.now();
+      view.scrollTop = Math.max(0, view.scrollTop - 100);
+      void view.offsetHeight;
+      const sync = performance.now() - t;
+      const after = await new Promise((resolve) => {
+        view.addEventListener("scroll", () => {
+          const seen = performance.now();
+          requestAnimationFrame(() => {
+            void view.offsetHeight;
+            resolve(performance.now() - seen);
+          });
+        }, { once: true });
+      });
+      times.push(sync + after);
+    }
+    return times;
+  })()`)) as number[];
+  return { open, steps };
 }
 
 function quantile(values: number[], q: number): number {
@@ -118,7 +188,28 @@ async function main(): Promise<void> {
       host.remove();
       return times;
     }, wholes);
+    // A long conversation scrolled end to end, against a short one in the same run.
+    const host5000 = hostOpen(5000);
+    const host50 = hostOpen(50);
+    const small = await openAndScroll(panel, 50);
+    const large = await openAndScroll(panel, 5000);
+    const dom = await panel.page.locator(".items > [data-item]").count();
     await panel.close();
+    const p95 = (values: number[]) => quantile(values, 0.95);
+    for (const [count, run, host] of [
+      [50, small, host50],
+      [5000, large, host5000],
+    ] as const) {
+      console.log(
+        `BENCH panel-render items=${count} open_ms=${round(run.open)} scroll_step_ms_p95=${round(p95(run.steps))} ` +
+          `scroll_step_ms_max=${round(Math.max(...run.steps))} scroll_steps=${run.steps.length} ` +
+          `host_open_ms=${round(host.ms)} opened_kb=${round(host.kb)}`,
+      );
+    }
+    console.log(
+      `BENCH panel-render open_5000_vs_50=${round(large.open / small.open)} ` +
+        `scroll_p95_5000_vs_50=${round(p95(large.steps) / p95(small.steps))} items_in_dom_5000=${dom}`,
+    );
     const patchP99 = p99(perPatch);
     console.log(
       `BENCH panel-render ms_per_patch_p99=${round(patchP99)} open_ms_5000=${round(open5000)} ` +

@@ -8,7 +8,7 @@ import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
 import { RestoreMenu } from "./restore-menu";
-import { byKey, type PanelState } from "./state";
+import type { PanelState } from "./state";
 import { t } from "../src/protocol/l10n";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */
@@ -104,10 +104,7 @@ export function endsAnswer(item: Item, store: PanelState): boolean {
   if (item.kind !== "text" || !item.done || item.state === "interrupted") return false;
   const group = parentOf(item.id);
   if (!group || store.tables.items.get(group)?.done === false) return false;
-  for (const other of store.tables.items.values()) {
-    if (other.kind === "text" && parentOf(other.id) === group && byKey(other.id, item.id) > 0) return false;
-  }
-  return true;
+  return store.lastText(group) === item.id;
 }
 
 /**

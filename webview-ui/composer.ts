@@ -15,6 +15,7 @@ import { SlashMenu } from "./slash";
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
 import { InstructionsSwitch } from "./instructions";
+import { replaceIfChanged } from "./keyed";
 import { t } from "../src/protocol/l10n";
 
 export class Composer {
@@ -270,8 +271,14 @@ export class Composer {
       this.action.replaceChildren(next);
       if (hadFocus) next.focus();
     }
+    // Written only when what it shows differs: a refresh that changes nothing changes no DOM.
+    replaceIfChanged(this.meter, this.meterParts());
+  }
+
+  /** The context meter of the open conversation and its Condense button (none before a first request). */
+  private meterParts(): HTMLElement[] {
+    const { store } = this.panel;
     const context = store.tables.contexts.get(store.chat);
-    this.meter.replaceChildren();
     if (context && context.window > 0) {
       const fixed = context.fixed ?? 0;
       // Before a first answer the requests' fixed part is all the model will be sent.
@@ -284,7 +291,7 @@ export class Composer {
       // The widths are set through CSSOM: inline style attributes are refused by the page's CSP.
       fill.style.width = `${Math.round(share * 100)}%`;
       part.style.width = `${Math.round(Math.min(1, fixed / context.window) * 100)}%`;
-      this.meter.append(
+      return [
         h(
           "span",
           {
@@ -321,14 +328,15 @@ export class Composer {
         ),
         // `/compact` as a button: the same message the person can type, queued like any other.
         button("fold", t("Condense the conversation for the model"), () => this.compact()),
-      );
+      ];
     }
+    return [];
   }
 
   private fillModels(): void {
     const { store } = this.panel;
     const chosen = this.model.value || this.preferred.model;
-    this.model.replaceChildren(...modelOptions(store, { value: "", text: t("Default model") }));
+    replaceIfChanged(this.model, modelOptions(store, { value: "", text: t("Default model") }));
     this.model.value = store.tables.choices.has(chosen) ? chosen : "";
   }
 
@@ -336,15 +344,17 @@ export class Composer {
     const { store } = this.panel;
     const chosen = this.assistant.value || this.preferred.assistant || store.assistant;
     const assistants = [...store.tables.assistants.values()];
-    this.assistant.replaceChildren(
-      ...assistants.map((a) =>
+    replaceIfChanged(
+      this.assistant,
+      assistants.map((a) =>
         h("option", {
           value: a.id,
           text: a.source === "repository" ? t("{0} (repository)", a.name || a.id) : a.name || a.id,
         }),
       ),
     );
-    this.assistant.hidden = assistants.length < 2;
+    const hidden = assistants.length < 2;
+    if (this.assistant.hidden !== hidden) this.assistant.hidden = hidden;
     if (store.tables.assistants.has(chosen)) this.assistant.value = chosen;
   }
 

@@ -5,6 +5,7 @@
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
+import { setAttribute } from "./keyed";
 import { t } from "../src/protocol/l10n";
 
 /** The chips of the instructions files `item` was given (none when it names none). */
@@ -91,15 +92,16 @@ export class InstructionsSwitch {
   /** Shows the open conversation's setting, or the new chat's. */
   refresh(): void {
     const on = this.on();
-    this.element.setAttribute("aria-pressed", String(on));
+    setAttribute(this.element, "aria-pressed", String(on));
     const chat = this.panel.store.chat !== "";
-    this.element.title = on
+    const title = on
       ? chat
         ? t("Project instructions (AGENTS.md…): on for this conversation")
         : t("Project instructions (AGENTS.md…): on for the new conversation")
       : chat
         ? t("Project instructions (AGENTS.md…): off for this conversation")
         : t("Project instructions (AGENTS.md…): off for the new conversation");
+    setAttribute(this.element, "title", title);
     this.element.classList.toggle("off", !on);
   }
 }

@@ -5,6 +5,7 @@
 import type { Conversation } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { Panel } from "./items";
+import { reconcile, remake } from "./keyed";
 import { t } from "../src/protocol/l10n";
 
 /** How long a deleted conversation can be brought back. */
@@ -68,16 +69,29 @@ export class ChatList {
       !query ||
       c.title.toLowerCase().includes(query) ||
       (this.found.query.toLowerCase() === query && this.found.chats.has(c.id));
-    const rows = this.panel.store.conversations().filter(matches);
-    this.list.replaceChildren(...rows.map((c) => this.row(c)));
-    if (rows.length === 0) {
-      this.list.append(
-        h("li", {
-          class: "muted blank",
-          text: query ? t("No conversation matches.") : t("No conversations yet."),
-        }),
-      );
-    }
+    const { store } = this.panel;
+    const rows = store.conversations().filter(matches);
+    // By key: a conversation's row is made again only when what it shows changed.
+    reconcile(
+      this.list,
+      rows.length
+        ? rows.map((c) => ({
+            key: c.id,
+            look: JSON.stringify([c.title, c.id === store.chat, store.running.has(c.id)]),
+            make: () => this.row(c),
+          }))
+        : [
+            {
+              key: "",
+              look: query ? "no match" : "none",
+              make: () =>
+                h("li", {
+                  class: "muted blank",
+                  text: query ? t("No conversation matches.") : t("No conversations yet."),
+                }),
+            },
+          ],
+    );
   }
 
   private row(chat: Conversation): HTMLElement {
@@ -133,6 +147,8 @@ export class ChatList {
       finish(event.key === "Enter");
     });
     input.addEventListener("blur", () => finish(true));
+    // The row holds the input now: it is made again when the list is shown next.
+    remake(row);
     row.replaceChildren(input);
     input.focus();
     input.select();

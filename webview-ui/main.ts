@@ -4,7 +4,6 @@ import "./l10n";
 // Importing the stylesheet makes esbuild write webview.css beside webview.js.
 import "./style.css";
 import type { HostMessage, RowsChanged } from "../src/protocol/messages";
-import type { Item } from "../src/protocol/rows";
 import { BlockText } from "./blocks";
 import { ChatList } from "./list";
 import { Composer } from "./composer";
@@ -13,7 +12,7 @@ import { emptyState } from "./empty";
 import { connect } from "./host";
 import type { Panel } from "./items";
 import { MemoryPage, assistantsPage, pluginsPage, skillsPage } from "./pages";
-import { PanelState } from "./state";
+import { PanelState, type RowsDelta } from "./state";
 import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
@@ -100,44 +99,63 @@ function refreshAll(): void {
   memory.refresh();
 }
 
-/** Applies changed rows to the store, then to the views that show them. */
+/** Whether a change touched any of `fields` or added or removed a row. */
+function shows(delta: RowsDelta<object>, ...fields: string[]): boolean {
+  return delta.joined || fields.some((field) => delta.fields.has(field));
+}
+
+/**
+ * Applies changed rows to the store, then to the views that show them, and only those: a view
+ * that lists a table follows it when a field it shows changed or a row came or went.
+ */
 function rowsChanged(message: RowsChanged): void {
-  const previous = new Map<string, Item>();
-  if (message.table === "items") {
-    for (const row of message.put) {
-      const before = store.tables.items.get(row.id);
-      if (before) previous.set(row.id, before);
-    }
-  }
-  store.change(message.table, message.put, message.delete);
   switch (message.table) {
-    case "items":
-      for (const row of message.put) if (row.chat === store.chat) transcript.put(row, previous.get(row.id));
-      for (const id of message.delete) transcript.delete(id);
+    case "items": {
+      const delta = store.change("items", message.put, message.delete);
+      for (const { row, before } of delta.put) transcript.put(row, before);
+      for (const id of delta.deleted) transcript.delete(id);
       break;
-    case "conversations":
-      chats.refresh();
-      memory.refresh();
-      composer.refresh();
+    }
+    case "conversations": {
+      const delta = store.change("conversations", message.put, message.delete);
+      if (shows(delta, "title")) chats.refresh();
+      // Memories link to the conversation they came from while it is there.
+      if (delta.joined) memory.refresh();
+      // The composer shows the open conversation's switch of project instructions.
+      if (delta.deleted.includes(store.chat) || delta.put.some(({ row }) => row.id === store.chat))
+        composer.refresh();
       break;
-    case "assistants":
+    }
+    case "assistants": {
+      const delta = store.change("assistants", message.put, message.delete);
       assistants.refresh();
-      plugins.refresh();
-      memory.refresh();
-      composer.refresh();
+      if (shows(delta, "name")) memory.refresh();
+      if (shows(delta, "name", "source")) composer.refresh();
       break;
-    case "choices":
-    case "contexts":
-      composer.refresh();
-      assistants.refresh();
+    }
+    case "choices": {
+      const delta = store.change("choices", message.put, message.delete);
+      if (shows(delta, "name", "group", "note")) composer.refresh();
+      // An assistant's line names its model.
+      if (shows(delta, "name")) assistants.refresh();
       break;
+    }
+    case "contexts": {
+      const delta = store.change("contexts", message.put, message.delete);
+      if (delta.put.some(({ row }) => row.id === store.chat) || delta.deleted.includes(store.chat))
+        composer.refresh();
+      break;
+    }
     case "skills":
+      store.change("skills", message.put, message.delete);
       skills.refresh();
       break;
     case "plugins":
+      store.change("plugins", message.put, message.delete);
       plugins.refresh();
       break;
     case "memories":
+      store.change("memories", message.put, message.delete);
       memory.refresh();
       break;
   }
@@ -149,10 +167,12 @@ function fromHost(message: HostMessage): void {
     case "snapshot":
       store.load(message);
       refreshAll();
+      if (message.at) transcript.reveal(message.at);
       break;
     case "opened":
       store.open(message.chat, message.items, message.blocks);
       transcript.reset();
+      if (message.at) transcript.reveal(message.at);
       chats.refresh();
       composer.refresh();
       break;

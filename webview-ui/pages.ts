@@ -4,6 +4,7 @@ import { button, h } from "./dom";
 import { RowEditor } from "./row-editor";
 import type { Panel } from "./items";
 import { byKey } from "./state";
+import { reconcile } from "./keyed";
 import { t } from "../src/protocol/l10n";
 import { around } from "./l10n";
 
@@ -234,37 +235,63 @@ export class MemoryPage {
     );
   }
 
+  /** Shows the memories and the assistants to add one to, by key: only what changed is made again. */
   refresh(): void {
-    const { store, host } = this.panel;
+    const { store } = this.panel;
     const assistants = [...store.tables.assistants.values()];
     const chosen = this.agent.value;
-    this.agent.replaceChildren(...assistants.map((a) => h("option", { value: a.id, text: a.name || a.id })));
+    reconcile(
+      this.agent,
+      assistants.map((a) => ({
+        key: a.id,
+        look: a.name,
+        make: () => h("option", { value: a.id, text: a.name || a.id }),
+      })),
+    );
     if (assistants.some((a) => a.id === chosen)) this.agent.value = chosen;
     const memories = [...store.tables.memories.values()].sort(
       (a, b) => b.created - a.created || byKey(a.id, b.id),
     );
-    this.list.replaceChildren(
-      ...memories.map((memory: Memory) => {
+    if (memories.length === 0) {
+      reconcile(this.list, [
+        {
+          key: "",
+          look: "",
+          make: () => h("li", { class: "muted blank", text: t("Nothing remembered yet.") }),
+        },
+      ]);
+      return;
+    }
+    reconcile(
+      this.list,
+      memories.map((memory) => {
         const who = store.tables.assistants.get(memory.agent)?.name ?? "";
-        const when = memory.created ? new Date(memory.created).toLocaleDateString() : "";
-        return h(
-          "li",
-          { class: "row memory" },
-          h(
-            "span",
-            { class: "row-main static" },
-            h("span", { class: "title", text: memory.text }),
-            h("span", { class: "muted detail" }, [who, when].filter(Boolean).join(" · ")),
-            this.source(memory),
-          ),
-          button("trash", t("Forget “{0}”", memory.text.slice(0, 40)), () =>
-            host.post({ type: "forget", id: memory.id }),
-          ),
-        );
+        const linked = store.tables.conversations.has(memory.source?.chat ?? "");
+        return {
+          key: memory.id,
+          look: JSON.stringify([memory.text, who, memory.created, memory.source, linked]),
+          make: () => this.row(memory, who),
+        };
       }),
     );
-    if (memories.length === 0)
-      this.list.append(h("li", { class: "muted blank", text: t("Nothing remembered yet.") }));
+  }
+
+  private row(memory: Memory, who: string): HTMLElement {
+    const when = memory.created ? new Date(memory.created).toLocaleDateString() : "";
+    return h(
+      "li",
+      { class: "row memory" },
+      h(
+        "span",
+        { class: "row-main static" },
+        h("span", { class: "title", text: memory.text }),
+        h("span", { class: "muted detail" }, [who, when].filter(Boolean).join(" · ")),
+        this.source(memory),
+      ),
+      button("trash", t("Forget “{0}”", memory.text.slice(0, 40)), () =>
+        this.panel.host.post({ type: "forget", id: memory.id }),
+      ),
+    );
   }
 
   /** Where MEMORY came from: its conversation (a link while it is there), the person, or not known. */

@@ -3,6 +3,7 @@
  * skills and plugins. Fields are plain inputs; saving posts the edited row to the host.
  */
 import { button, h } from "./dom";
+import { reconcile } from "./keyed";
 import { t } from "../src/protocol/l10n";
 
 /** One field of the form. */
@@ -59,27 +60,43 @@ export class RowEditor<T extends { id: string }> {
     });
   }
 
-  /** Shows the rows as the store has them; the open form keeps what the person typed. */
+  /** Shows the rows as the store has them (by key: only a row whose name or line changed is made again); the open form keeps what the person typed. */
   refresh(): void {
     const rows = this.spec.rows();
-    this.list.replaceChildren(
-      ...rows.map((row) => {
+    if (rows.length === 0) {
+      reconcile(this.list, [
+        { key: "", look: "", make: () => h("li", { class: "muted blank", text: this.spec.words.none }) },
+      ]);
+      return;
+    }
+    reconcile(
+      this.list,
+      rows.map((row) => {
         const label = this.spec.label(row) || this.spec.words.unnamed;
-        const open = h(
-          "button",
-          {
-            type: "button",
-            class: "row-main",
-            "aria-current": this.chosen?.id === row.id ? "true" : undefined,
-          },
-          h("span", { class: "title", text: label }),
-          this.spec.detail ? h("span", { class: "muted detail", text: this.spec.detail(row) }) : undefined,
-        );
-        open.addEventListener("click", () => this.edit(row));
-        return h("li", { class: "row" }, open);
+        const detail = this.spec.detail?.(row);
+        const current = this.chosen?.id === row.id;
+        return {
+          key: row.id,
+          look: JSON.stringify([label, detail, current]),
+          make: () => this.item(row.id, label, detail, current),
+        };
       }),
     );
-    if (rows.length === 0) this.list.append(h("li", { class: "muted blank", text: this.spec.words.none }));
+  }
+
+  /** The list's entry of row `id`: opening it edits the row as the store has it then. */
+  private item(id: string, label: string, detail: string | undefined, current: boolean): HTMLElement {
+    const open = h(
+      "button",
+      { type: "button", class: "row-main", "aria-current": current ? "true" : undefined },
+      h("span", { class: "title", text: label }),
+      detail === undefined ? undefined : h("span", { class: "muted detail", text: detail }),
+    );
+    open.addEventListener("click", () => {
+      const row = this.spec.rows().find((r) => r.id === id);
+      if (row) this.edit(row);
+    });
+    return h("li", { class: "row" }, open);
   }
 
   private edit(row: T): void {

@@ -55,9 +55,14 @@ function purifier(): ReturnType<typeof DOMPurify> {
   return purify;
 }
 
-/** The HTML of one block, as the panel will let it into the DOM. */
+/**
+ * The HTML of one block, as the panel will let it into the DOM. HTML that parses to a document
+ * without a body (a `<frameset>` takes the body's place) leaves nothing to show: DOMPurify then
+ * answers null, whatever its types say, and the block is empty rather than an error that stops the
+ * transcript from drawing the items around it.
+ */
 export function purified(html: string): DocumentFragment {
-  return purifier().sanitize(html, {
+  const fragment: DocumentFragment | null = purifier().sanitize(html, {
     ALLOWED_TAGS: TAGS,
     ALLOWED_ATTR: ATTRIBUTES,
     ALLOW_DATA_ATTR: false,
@@ -77,4 +82,5 @@ export function purified(html: string): DocumentFragment {
     FORBID_ATTR: ["style", "id", "name", "formaction", "action"],
     RETURN_DOM_FRAGMENT: true,
   });
+  return fragment ?? document.createDocumentFragment();
 }

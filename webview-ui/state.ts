@@ -1,11 +1,35 @@
 /** The panel's replica of the host's tables: rows by id, the open conversation, who is running. */
 import type { Block } from "../src/protocol/blocks";
 import type { Snapshot } from "../src/protocol/messages";
+import { parentOf } from "../src/protocol/keys";
 import type { Item, TableName, Tables } from "../src/protocol/rows";
 import { BlockText } from "./blocks";
 
 /** Item keys in their order: numbers inside a key compare as numbers ("c.9" before "c.10"). */
 export const byKey = new Intl.Collator("en", { numeric: true }).compare;
+
+/** What one change of a table did: the rows put (with what they were), those deleted, and which fields differ. */
+export interface RowsDelta<R> {
+  put: { row: R; before: R | undefined }[];
+  deleted: string[];
+  /** The fields that differ on rows that were there before. */
+  fields: Set<string>;
+  /** Whether a row came or went (a list that shows the table changes its length). */
+  joined: boolean;
+}
+
+/** The fields whose values differ between two versions of a row (nested values compared as JSON). */
+function fieldsChanged<R extends object>(before: R, after: R): string[] {
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...names].filter((name) => {
+    const x = a[name];
+    const y = b[name];
+    if (x === y) return false;
+    return typeof x !== "object" || typeof y !== "object" || JSON.stringify(x) !== JSON.stringify(y);
+  });
+}
 
 type TableMaps = { [T in TableName]: Map<string, Tables[T]> };
 
@@ -37,6 +61,25 @@ export class PanelState {
   /** Whether the host can put the files back as they were before a message. */
   restore = false;
 
+  /** The last text item of each answer, by the key of the message it answers (made when first asked). */
+  private lastTexts: Map<string, string> | undefined;
+
+  /** The key of the last text item of the answer to `group` (undefined: it has none). */
+  lastText(group: string): string | undefined {
+    if (!this.lastTexts) {
+      this.lastTexts = new Map();
+      for (const item of this.tables.items.values()) this.noteText(item);
+    }
+    return this.lastTexts.get(group);
+  }
+
+  private noteText(item: Item): void {
+    const group = parentOf(item.id);
+    if (!this.lastTexts || item.kind !== "text" || !group) return;
+    const last = this.lastTexts.get(group);
+    if (last === undefined || byKey(item.id, last) > 0) this.lastTexts.set(group, item.id);
+  }
+
   /** Replaces everything with the host's snapshot. */
   load(snapshot: Snapshot): void {
     this.tables = maps();
@@ -59,6 +102,7 @@ export class PanelState {
   open(chat: string, items: Item[], blocks: Record<string, Block[]>): void {
     this.chat = chat;
     this.tables.items = new Map();
+    this.lastTexts = undefined;
     this.blocks = new Map();
     for (const item of items) if (item.chat === chat) this.tables.items.set(item.id, item);
     for (const [id, list] of Object.entries(blocks)) {
@@ -66,17 +110,33 @@ export class PanelState {
     }
   }
 
-  /** Puts and deletes rows of one table; items of other conversations than the open one are ignored. */
-  change<T extends TableName>(table: T, put: Tables[T][], deleted: string[]): void {
+  /**
+   * Puts and deletes rows of one table and answers what changed, so that only the views that show
+   * it follow; items of other conversations than the open one are ignored (and change nothing).
+   */
+  change<T extends TableName>(table: T, put: Tables[T][], deleted: string[]): RowsDelta<Tables[T]> {
     const rows = this.tables[table];
+    const delta: RowsDelta<Tables[T]> = { put: [], deleted: [], fields: new Set(), joined: false };
     for (const row of put) {
       if (table === "items" && (row as Item).chat !== this.chat) continue;
+      const before = rows.get(row.id);
       rows.set(row.id, row);
+      if (table === "items") this.noteText(row as Item);
+      if (!before) delta.joined = true;
+      else for (const field of fieldsChanged(before, row)) delta.fields.add(field);
+      delta.put.push({ row, before });
     }
     for (const id of deleted) {
+      if (!rows.has(id)) continue;
       rows.delete(id);
-      if (table === "items") this.blocks.delete(id);
+      delta.joined = true;
+      delta.deleted.push(id);
+      if (table === "items") {
+        this.blocks.delete(id);
+        this.lastTexts = undefined;
+      }
     }
+    return delta;
   }
 
   private fill<T extends TableName>(table: T, rows: Tables[T][]): void {

@@ -1,17 +1,26 @@
 /**
- * The open conversation: its items in key order, each updated in place by key. Only the last page
- * of a long conversation is in the DOM; earlier pages come in as the person asks for them.
+ * The open conversation: its items in key order, each updated in place by key. Only the items near
+ * the viewport are in the DOM (a window over the conversation); spacers above and below stand for
+ * the rest at their measured (or, never shown yet, estimated) heights, so the scrollbar spans the
+ * whole conversation and scrolling anywhere shows the items there.
  */
 import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
-import { button, h, icon } from "./dom";
+import { h, icon } from "./dom";
 import { type ItemView, type Panel, itemView } from "./items";
+import { replaceIfChanged } from "./keyed";
 import { planView } from "./plan";
 import { byKey } from "./state";
 import { t } from "../src/protocol/l10n";
 
-/** How many items one page of the transcript holds. */
-export const PAGE = 100;
+/** How far past each edge of the viewport items stay in the DOM, in pixels (find, select and Tab reach them). */
+const OVERSCAN = 1000;
+/** The height of an item never shown yet, in pixels (with the gap under it). */
+const ESTIMATE = 72;
+/** How many items beyond those needed the window may hold before it is cut back. */
+const MAX_SLACK = 60;
+/** The space between two items (their margins collapse into one). */
+const GAP = 8;
 
 export class Transcript {
   readonly element = h("div", {
@@ -21,43 +30,66 @@ export class Transcript {
     tabindex: "-1",
   });
   private readonly plan = h("div", { class: "plan-slot" });
-  private readonly earlier = h("div", { class: "earlier" });
+  private readonly above = h("div", { class: "spacer", "aria-hidden": "true" });
   private readonly list = h("div", { class: "items" });
+  private readonly below = h("div", { class: "spacer", "aria-hidden": "true" });
   private readonly working = h("div", { class: "working", "aria-hidden": "true" });
   private readonly empty = h("div", { class: "empty-slot" });
   /** Ids of the items shown in the flow (not the plan), in key order. */
   private order: string[] = [];
-  /** Index in `order` of the first item in the DOM. */
-  private first = 0;
+  /** The window: indexes in `order` of the items in the DOM, from `start` to before `end`. */
+  private start = 0;
+  private end = 0;
   private readonly views = new Map<string, ItemView>();
+  /** Each item's height with its gap, as last measured on screen. */
+  private readonly heights = new Map<string, number>();
+  private readonly measure = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const id = (entry.target as HTMLElement).dataset.item;
+      if (id && this.views.has(id)) this.heights.set(id, entry.borderBoxSize[0].blockSize + GAP);
+    }
+    // An item that grew (its words, an image, an item drawn once in view) keeps the newest in sight.
+    this.scroll();
+  });
+  /** What the plan slot shows (the plan item's id and text), so it is drawn again only when it changed. */
+  private planShown = "";
   private stuck = true;
+  /** Where the last scroll event found the view, to tell a move up from the content growing. */
+  private lastTop = 0;
   private scrollQueued = false;
+  private layoutQueued = false;
 
   constructor(
     private readonly panel: Panel,
     private readonly announce: (text: string) => void,
     private readonly emptyState: () => HTMLElement,
   ) {
-    this.element.append(this.plan, this.empty, this.earlier, this.list, this.working);
+    this.element.append(this.plan, this.empty, this.above, this.list, this.below, this.working);
     this.element.addEventListener("scroll", () => {
       const { scrollTop, scrollHeight, clientHeight } = this.element;
-      this.stuck = scrollHeight - scrollTop - clientHeight < 40;
+      // Only a move up lets go of the bottom: the content growing under a scroll the panel made does not.
+      if (scrollHeight - scrollTop - clientHeight < 40) this.stuck = true;
+      else if (scrollTop < this.lastTop) this.stuck = false;
+      this.lastTop = scrollTop;
+      this.queueLayout();
     });
+    // Tab into an item at the window's edge: the window follows the focus (it scrolls into view).
+    this.element.addEventListener("focusin", () => this.queueLayout());
   }
 
   /** Shows the open conversation from scratch (a snapshot or another chat opened). */
   reset(): void {
+    for (const view of this.views.values()) this.measure.unobserve(view.element);
     this.views.clear();
+    this.heights.clear();
     this.list.replaceChildren();
     const items = [...this.panel.store.tables.items.values()].filter((item) => item.kind !== "plan");
     this.order = items.map((item) => item.id).sort(byKey);
-    this.first = Math.max(0, this.order.length - PAGE);
-    const fragment = document.createDocumentFragment();
-    for (let i = this.first; i < this.order.length; i++) fragment.appendChild(this.render(this.order[i]));
-    this.list.appendChild(fragment);
+    this.start = this.end = this.order.length;
+    this.stuck = true;
+    this.layout();
     this.showPlan();
     this.refresh();
-    this.stuck = true;
     this.scroll();
   }
 
@@ -69,7 +101,7 @@ export class Transcript {
     }
     const view = this.views.get(item.id);
     if (view) view.update(item);
-    else this.insert(item.id);
+    else if (!previous) this.insert(item.id);
     this.regroup(item);
     if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finishedNotice(item));
     this.refresh();
@@ -78,13 +110,15 @@ export class Transcript {
 
   /** Removes an item from the view. */
   delete(id: string): void {
-    const view = this.views.get(id);
-    view?.element.remove();
-    this.views.delete(id);
     const index = this.order.indexOf(id);
     if (index >= 0) {
       this.order.splice(index, 1);
-      if (index < this.first) this.first--;
+      if (index < this.start) this.start--;
+      if (index < this.end) this.end--;
+      const view = this.views.get(id);
+      if (view) this.unrender(id, view);
+      this.heights.delete(id);
+      this.spacers();
     }
     this.showPlan();
     this.refresh();
@@ -106,21 +140,22 @@ export class Transcript {
     this.refresh();
   }
 
-  /** Shows the page of items before the first one shown, keeping what the person sees in place. */
-  showEarlier(): void {
-    const start = Math.max(0, this.first - PAGE);
-    const fragment = document.createDocumentFragment();
-    for (let i = start; i < this.first; i++) fragment.appendChild(this.render(this.order[i]));
-    const height = this.element.scrollHeight;
-    this.list.prepend(fragment);
-    this.first = start;
-    this.element.scrollTop += this.element.scrollHeight - height;
-    this.refresh();
+  /** Scrolls item `id` into the middle of the view (rendering the items around it); false when it is not shown. */
+  reveal(id: string): boolean {
+    const index = this.order.indexOf(id);
+    if (index < 0) return false;
+    this.stuck = false;
+    const height = this.element.clientHeight;
+    this.show(this.back(index, height / 2 + OVERSCAN), this.forward(index, height / 2 + OVERSCAN));
+    this.views.get(id)?.element.scrollIntoView({ block: "center" });
+    return true;
   }
 
-  /** An answer's actions follow the whole answer: when one of its items changes, its words are shown again. */
+  /** An answer's actions follow the whole answer: when its words or its message change, its words are shown again. */
   private regroup(item: Item): void {
     const group = parentOf(item.id) || item.id;
+    // Only a new or changed text item, or the message it answers, moves Regenerate within an answer.
+    if (item.kind !== "text" && item.id !== group) return;
     for (const [id, view] of this.views) {
       const row =
         id !== item.id && parentOf(id) === group ? this.panel.store.tables.items.get(id) : undefined;
@@ -128,27 +163,30 @@ export class Transcript {
     }
   }
 
+  /** Adds item `id` to the order; it is rendered when it falls in the window (or the window follows the end). */
   private insert(id: string): void {
     const order = this.order;
-    if (order.length === 0 || byKey(id, order[order.length - 1]) > 0) {
-      order.push(id);
-      this.list.appendChild(this.render(id));
-      return;
+    let index = order.length;
+    if (order.length > 0 && byKey(id, order[order.length - 1]) < 0) {
+      let low = 0;
+      let high = order.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (byKey(order[middle], id) < 0) low = middle + 1;
+        else high = middle;
+      }
+      index = low;
     }
-    let low = 0;
-    let high = order.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (byKey(order[middle], id) < 0) low = middle + 1;
-      else high = middle;
+    const atEnd = this.end === order.length;
+    order.splice(index, 0, id);
+    if (index < this.start || (index === this.start && this.start > 0)) {
+      this.start++;
+      this.end++;
+    } else if (index < this.end || (index === this.end && atEnd)) {
+      this.list.insertBefore(this.render(id), this.views.get(order[index + 1])?.element ?? null);
+      this.end++;
     }
-    order.splice(low, 0, id);
-    if (low < this.first) {
-      this.first++;
-      return;
-    }
-    const next = this.views.get(order[low + 1]);
-    this.list.insertBefore(this.render(id), next?.element ?? null);
+    this.spacers();
   }
 
   private render(id: string): HTMLElement {
@@ -157,7 +195,137 @@ export class Transcript {
     const view = itemView(item, this.panel);
     view.element.dataset.item = id;
     this.views.set(id, view);
+    this.measure.observe(view.element);
     return view.element;
+  }
+
+  private unrender(id: string, view: ItemView): void {
+    this.measure.unobserve(view.element);
+    view.element.remove();
+    this.views.delete(id);
+  }
+
+  /** The height item `index` takes, with its gap. */
+  private pitch(index: number): number {
+    return this.heights.get(this.order[index]) ?? ESTIMATE;
+  }
+
+  /** The first index from which the items up to `index` fill `span` pixels. */
+  private back(index: number, span: number): number {
+    let from = Math.min(index, this.order.length);
+    for (let filled = 0; from > 0 && filled < span;) filled += this.pitch(--from);
+    return from;
+  }
+
+  /** The index after the items from `index` that fill `span` pixels. */
+  private forward(index: number, span: number): number {
+    let to = Math.max(0, index);
+    for (let filled = 0; to < this.order.length && filled < span;) filled += this.pitch(to++);
+    return to;
+  }
+
+  /**
+   * The index of the item at the viewport's top: found among the items in the DOM when the top is
+   * among them, else counted by the items' heights from the spacer it lies in.
+   */
+  private atTop(): number {
+    const top = this.element.getBoundingClientRect().top;
+    const shown = this.list.children;
+    const list = this.list.getBoundingClientRect();
+    if (shown.length > 0 && list.top <= top && list.bottom > top) {
+      let low = 0;
+      let high = shown.length - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (shown[middle].getBoundingClientRect().bottom <= top) low = middle + 1;
+        else high = middle;
+      }
+      return this.start + low;
+    }
+    const below = shown.length > 0 && list.bottom <= top;
+    let offset = top - (below ? this.below : this.above).getBoundingClientRect().top;
+    let index = below ? this.end : 0;
+    for (; index < this.order.length - 1; index++) {
+      offset -= this.pitch(index);
+      if (offset < 0) break;
+    }
+    return index;
+  }
+
+  private queueLayout(): void {
+    if (this.layoutQueued) return;
+    this.layoutQueued = true;
+    requestAnimationFrame(() => {
+      this.layoutQueued = false;
+      this.layout();
+    });
+  }
+
+  /**
+   * Moves the window to the viewport: the items within OVERSCAN of it in the DOM, the rest as
+   * spacers. A window that still covers half that margin stays as it is, so most scroll steps
+   * change no DOM and the others add or drop a batch of items.
+   */
+  private layout(): void {
+    const height = this.element.clientHeight || window.innerHeight;
+    const count = this.order.length;
+    const top = this.stuck ? count : this.atTop();
+    const near = (margin: number): [number, number] =>
+      this.stuck
+        ? [this.back(count, height + margin), count]
+        : [this.back(top, margin), this.forward(top, height + margin)];
+    const [needFrom, needTo] = near(OVERSCAN / 2);
+    const covered = this.start <= needFrom && this.end >= needTo;
+    const slack = needFrom - this.start + (this.end - needTo);
+    if (covered && slack <= MAX_SLACK) return;
+    let [from, to] = near(OVERSCAN);
+    // The item that holds the focus stays in the DOM while it is near (a window of it and the viewport).
+    const focused = this.focusedIndex();
+    if (focused >= 0 && focused > from - MAX_SLACK && focused < to + MAX_SLACK) {
+      from = Math.min(from, focused);
+      to = Math.max(to, focused + 1);
+    }
+    this.show(from, to);
+  }
+
+  /** The index of the item that holds the focus, or -1. */
+  private focusedIndex(): number {
+    const focused = document.activeElement;
+    if (!focused || !this.list.contains(focused)) return -1;
+    const id = focused.closest<HTMLElement>("[data-item]")?.dataset.item;
+    return id === undefined ? -1 : this.order.indexOf(id, this.start);
+  }
+
+  /** Makes the items from `from` to before `to` the ones in the DOM, keeping those already there. */
+  private show(from: number, to: number): void {
+    if (from === this.start && to === this.end) return;
+    for (let i = this.start; i < this.end; i++) {
+      if (i >= from && i < to) continue;
+      const view = this.views.get(this.order[i]);
+      if (view) this.unrender(this.order[i], view);
+    }
+    const overlap = from < this.end && to > this.start;
+    const head = document.createDocumentFragment();
+    const tail = document.createDocumentFragment();
+    for (let i = from; i < to; i++) {
+      if (overlap && i >= this.start && i < this.end) continue;
+      (overlap && i < this.start ? head : tail).appendChild(this.render(this.order[i]));
+    }
+    this.list.prepend(head);
+    this.list.append(tail);
+    this.start = from;
+    this.end = to;
+    this.spacers();
+  }
+
+  /** Sizes the spacers for the items before and after the window. */
+  private spacers(): void {
+    let above = 0;
+    for (let i = 0; i < this.start; i++) above += this.pitch(i);
+    let below = 0;
+    for (let i = this.end; i < this.order.length; i++) below += this.pitch(i);
+    if (this.above.style.height !== `${above}px`) this.above.style.height = `${above}px`;
+    if (this.below.style.height !== `${below}px`) this.below.style.height = `${below}px`;
   }
 
   private showPlan(): void {
@@ -165,32 +333,21 @@ export class Transcript {
     for (const item of this.panel.store.tables.items.values()) {
       if (item.kind === "plan" && (!plan || byKey(item.id, plan.id) > 0)) plan = item;
     }
+    const shown = plan ? `${plan.id}\n${plan.text}` : "";
+    if (shown === this.planShown) return;
+    this.planShown = shown;
     this.plan.replaceChildren(...(plan ? [planView(plan)] : []));
   }
 
-  /** Shows what depends on the whole: the empty state, "show earlier", and the working line. */
+  /** Shows what depends on the whole: the empty state and the working line (each written only when it changes). */
   private refresh(): void {
     const blank = this.order.length === 0 && this.plan.childElementCount === 0;
     if (blank && this.empty.childElementCount === 0) this.empty.append(this.emptyState());
-    if (!blank) this.empty.replaceChildren();
-    this.earlier.replaceChildren(
-      ...(this.first > 0
-        ? [
-            button(
-              "fold-up",
-              t("Show {0} earlier items", Math.min(PAGE, this.first)),
-              () => this.showEarlier(),
-              {
-                showLabel: true,
-                className: "link",
-              },
-            ),
-          ]
-        : []),
-    );
+    if (!blank && this.empty.firstChild) this.empty.replaceChildren();
     const busy = this.panel.store.busy;
-    this.working.replaceChildren(
-      ...(busy ? [icon("loading codicon-modifier-spin"), h("span", { text: t("Working…") })] : []),
+    replaceIfChanged(
+      this.working,
+      busy ? [icon("loading codicon-modifier-spin"), h("span", { text: t("Working…") })] : [],
     );
   }
 
@@ -200,7 +357,9 @@ export class Transcript {
     this.scrollQueued = true;
     requestAnimationFrame(() => {
       this.scrollQueued = false;
-      if (this.stuck) this.element.scrollTop = this.element.scrollHeight;
+      if (!this.stuck) return;
+      this.layout();
+      this.element.scrollTop = this.element.scrollHeight;
     });
   }
 

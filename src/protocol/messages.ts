@@ -26,6 +26,8 @@ export interface OpenChat {
   items: Item[];
   /** Item id → its HTML blocks in order. */
   blocks: Record<string, Block[]>;
+  /** The item to show in the middle of the view (a search's hit, a message restored to); absent: the newest. */
+  at?: string;
 }
 
 /** Everything the panel shows, sent when it (re)loads. */

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import type { Item } from "../../src/protocol/rows";
 import { chromiumPanels, type Panel } from "./page";
-import { item, snapshot } from "./stream";
+import { snapshot } from "./stream";
 
 describe("the conversation list, the pages and the composer", () => {
   const panels = chromiumPanels("suite");
@@ -153,37 +152,5 @@ describe("the conversation list, the pages and the composer", () => {
       type: "drop",
       uris: ["file:///work/src/b.ts", "file:///work/README.md"],
     });
-  });
-
-  it("opens a 5,000-item conversation with only its last page in the DOM, and pages back", async () => {
-    const items: Item[] = [];
-    for (let i = 0; i < 5000; i++)
-      items.push(item(`c2.${i}`, i % 2 ? "text" : "user", { text: `message ${i}` }, "c2"));
-    await panel.send({ type: "opened", chat: "c2", items, blocks: {} });
-    const rendered = await panel.page.locator(".items > [data-item]").count();
-    assert.ok(rendered <= 100, `${rendered} items in the DOM`);
-    assert.equal(
-      await panel.page.locator(".items > [data-item]").last().getAttribute("data-item"),
-      "c2.4999",
-    );
-    await panel.page.getByRole("button", { name: "Show 100 earlier items" }).click();
-    assert.equal(await panel.page.locator(".items > [data-item]").count(), rendered + 100);
-    assert.equal(
-      await panel.page.locator(".items > [data-item]").first().getAttribute("data-item"),
-      `c2.${4900 - 100}`,
-    );
-    // An item that arrives out of order still lands in key order.
-    await panel.send({
-      type: "rows",
-      table: "items",
-      put: [item("c2.4999a", "user", { text: "late" }, "c2")],
-      delete: [],
-    });
-    assert.equal(
-      await panel.page.locator(".items > [data-item]").last().getAttribute("data-item"),
-      "c2.4999a",
-    );
-    assert.deepEqual(await panel.violations(), []);
-    assert.deepEqual(panel.errors, []);
   });
 });

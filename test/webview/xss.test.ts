@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { HostMessage } from "../../src/protocol/messages";
 import { chromiumPanels, type Panel } from "./page";
+import { walkTranscript } from "./long";
 import { item, snapshot, streamed } from "./stream";
 
 /** The corpus of hostile payloads: the first exported list of strings in test/fixtures/xss.ts. */
@@ -34,8 +35,9 @@ describe("hostile answers in the panel", () => {
     const messages: HostMessage[] = [];
     payloads.forEach((payload, i) => messages.push(...streamed(item(`c1.${i}`, "text"), payload, 7)));
     await panel.send(...messages);
-    await panel.settled();
-    assert.equal(await panel.page.locator("[data-item]").count(), payloads.length);
+    // The panel keeps only the items near the view in the DOM: every one is scrolled through, so each is rendered.
+    const seen = await walkTranscript(panel, async () => assert.equal(await flag(), undefined));
+    assert.equal(seen.size, payloads.length);
     assert.equal(await flag(), undefined);
     assert.deepEqual(await panel.violations(), []);
   });
@@ -69,44 +71,62 @@ describe("hostile answers in the panel", () => {
       });
     });
     await panel.send(...messages);
-    // Click every link and button the payloads left, as a curious person would.
-    await panel.page.evaluate(() => {
-      for (const element of document.querySelectorAll<HTMLElement>(
-        ".markdown a, .markdown button, .markdown img",
-      )) {
-        element.click();
-        element.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
-      }
-    });
-    await panel.settled();
-    assert.equal(await flag(), undefined);
-    const active = await panel.page.evaluate(() => {
-      const found: string[] = [];
-      const banned = /^(SCRIPT|IFRAME|OBJECT|EMBED|FORM|STYLE|SVG|MATH|LINK|META|BASE|TEXTAREA|SELECT)$/i;
-      const href = /^(https?:|mailto:|vscode:|command:tandem\.|#)/i;
-      const src = /^data:image\/(png|gif|jpeg|webp);base64,/i;
-      for (const element of document.querySelectorAll(".markdown *")) {
-        if (banned.test(element.tagName)) found.push(element.tagName);
-        if (element.tagName === "INPUT" && element.getAttribute("type") !== "checkbox") found.push("INPUT");
-        for (const { name, value } of element.attributes) {
-          const bad =
-            /^on/i.test(name) ||
-            name === "style" ||
-            name === "target" ||
-            (name === "href" && !href.test(value)) ||
-            (name === "src" && !src.test(value)) ||
-            (name === "data-action" && !["copy", "insert", "new-file"].includes(value)) ||
-            (name === "data-image" && !(element.tagName === "BUTTON" && /^https:\/\//.test(value))) ||
-            name === "srcset" ||
-            (name === "type" && !["checkbox", "button"].includes(value));
-          if (bad) found.push(`${element.tagName}[${name}=${value.slice(0, 30)}]`);
+    // Every item is scrolled into the DOM (the panel keeps only those near the view), and at each step
+    // every link and button the payloads left is clicked and what the DOM holds is checked.
+    const step = async () => {
+      // Click every link and button the payloads left, as a curious person would.
+      await panel.page.evaluate(() => {
+        for (const element of document.querySelectorAll<HTMLElement>(
+          ".markdown a, .markdown button, .markdown img",
+        )) {
+          element.click();
+          element.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
         }
-      }
-      return found;
-    });
-    assert.deepEqual(active, []);
-    assert.equal(await panel.page.locator(".markdown input:not([disabled])").count(), 0);
-    assert.equal(await panel.page.locator('.markdown button:not([type="button"])').count(), 0);
+        // The walk goes on from where it is, not from the last control clicked.
+        (document.activeElement as HTMLElement | null)?.blur();
+      });
+      await panel.settled();
+      assert.equal(await flag(), undefined);
+      const active = await panel.page.evaluate(() => {
+        const found: string[] = [];
+        const banned = /^(SCRIPT|IFRAME|OBJECT|EMBED|FORM|STYLE|SVG|MATH|LINK|META|BASE|TEXTAREA|SELECT)$/i;
+        const href = /^(https?:|mailto:|vscode:|command:tandem\.|#)/i;
+        const src = /^data:image\/(png|gif|jpeg|webp);base64,/i;
+        for (const element of document.querySelectorAll(".markdown *")) {
+          if (banned.test(element.tagName)) found.push(element.tagName);
+          if (element.tagName === "INPUT" && element.getAttribute("type") !== "checkbox") found.push("INPUT");
+          for (const { name, value } of element.attributes) {
+            const bad =
+              /^on/i.test(name) ||
+              name === "style" ||
+              name === "target" ||
+              (name === "href" && !href.test(value)) ||
+              (name === "src" && !src.test(value)) ||
+              (name === "data-action" && !["copy", "insert", "new-file"].includes(value)) ||
+              (name === "data-image" && !(element.tagName === "BUTTON" && /^https:\/\//.test(value))) ||
+              name === "srcset" ||
+              (name === "type" && !["checkbox", "button"].includes(value));
+            if (bad) found.push(`${element.tagName}[${name}=${value.slice(0, 30)}]`);
+          }
+        }
+        return found;
+      });
+      assert.deepEqual(active, []);
+      assert.equal(await panel.page.locator(".markdown input:not([disabled])").count(), 0);
+      assert.equal(await panel.page.locator('.markdown button:not([type="button"])').count(), 0);
+    };
+    const seen = await walkTranscript(panel, step);
+    // Every payload's item was drawn when scrolled to, even one whose HTML purifies to nothing.
+    const all = [...payloads, ...narrowed].map((_, i) => `c1.${i}`);
+    assert.deepEqual(
+      all.filter((id) => !seen.has(id)),
+      [],
+    );
+    assert.equal(seen.size, all.length);
+    assert.deepEqual(
+      panel.errors.filter((error) => !/Content Security Policy/.test(error)),
+      [],
+    );
     // Chromium parses even an inert document under the page's CSP and reports the inline handlers
     // and styles it refused there, before DOMPurify drops them. Those reports are the only ones allowed:
     // nothing was loaded, framed or run.
