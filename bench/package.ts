@@ -1,5 +1,6 @@
 // BENCH package: the size of the VSIX and its bundles, and the extension's activation time measured inside
-// the real VS Code (the integration harness's activation test).
+// the real VS Code (the integration harness's activation test), against an empty extension activated the
+// same way in the same window (test/fixtures/empty-extension). Goals: activate_ms ≤ 50, activate_vs_empty ≤ 3.
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +25,10 @@ const results = JSON.parse(readFileSync(join(root, ".artifacts/vscode-results.js
   metrics: Record<string, number>;
 };
 if (run.status !== 0 || results.failed) throw new Error("the activation run in VS Code failed");
-const activate = results.metrics.activate_ms;
+const { activate_ms: activate, vscode_api_ms: api, empty_ms: empty } = results.metrics;
+// Both from the extension's first line to the end of its activate, VS Code's making of the `vscode` API
+// object included (activate_ms leaves that out: it is VS Code's cost, reported as vscode_api_ms).
+const vsEmpty = (activate + api) / empty;
 console.log(
-  `BENCH package vsix_kb=${sizes.vsix} extension_js_kb=${sizes.extension} webview_js_kb=${sizes.webview} activate_ms=${activate.toFixed(2)} vscode_api_ms=${results.metrics.vscode_api_ms.toFixed(2)}`,
+  `BENCH package vsix_kb=${sizes.vsix} extension_js_kb=${sizes.extension} webview_js_kb=${sizes.webview} activate_ms=${activate.toFixed(2)} vscode_api_ms=${api.toFixed(2)} empty_ms=${empty.toFixed(2)} activate_vs_empty=${vsEmpty.toFixed(1)}`,
 );

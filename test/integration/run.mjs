@@ -222,6 +222,29 @@ function twoFolders(base) {
   return file;
 }
 
+/**
+ * The empty extension (test/fixtures/empty-extension), packed into RUN as a VSIX: installed beside Tandem
+ * with the same activation event, it is the baseline Tandem's activation is measured against.
+ */
+function emptyExtension(run) {
+  const out = join(run, "empty-baseline.vsix");
+  const packed = spawnSync(
+    process.execPath,
+    [
+      join(root, "node_modules/@vscode/vsce/vsce"),
+      "package",
+      "--no-dependencies",
+      "--allow-missing-repository",
+      "--skip-license",
+      "-o",
+      out,
+    ],
+    { cwd: join(root, "test/fixtures/empty-extension"), stdio: "pipe", encoding: "utf8" },
+  );
+  if (packed.status !== 0) throw new Error(`packing the empty extension failed:\n${packed.stderr}`);
+  return out;
+}
+
 function finish(passed, failed, note, metrics = {}) {
   if (note) console.error(note);
   writeFileSync(results, JSON.stringify({ passed, failed, metrics }));
@@ -259,6 +282,7 @@ async function main() {
   const workspace = join(run, "workspace");
   cpSync(join(root, "test/integration/workspace"), workspace, { recursive: true });
   installVsix(vsix, dirs);
+  installVsix(emptyExtension(run), dirs);
   const installed = readdirSync(dirs.extensions).find((d) => d.startsWith("tandem-dev.tandem-"));
   if (!installed) throw new Error("the VSIX did not install");
   const extensionPath = join(dirs.extensions, installed);
