@@ -4,17 +4,16 @@
  * button an answer that wrote ends with, and `/restore`) through the panel's own confirmation.
  */
 import vscode = require("vscode");
+// What reads stored or passed-in checkpoints (zod) comes through core(): extension.js stays thin.
 import {
   askedAt,
   chatViewKey,
   isChatViewKey,
-  knownCheckpoint,
   listed,
-  listedIn,
-  messageOf,
   sessionCheckpoints,
   type ChatCheckpoint,
 } from "../chat/checkpoints";
+import { core } from "./core";
 import type { Item } from "../chat/rows";
 import type { CheckpointReview } from "./checkpoints";
 import { reason } from "../protocol/reason";
@@ -58,7 +57,7 @@ export class ChatCheckpoints {
 
   /** The listed messages. */
   list(): ChatCheckpoint[] {
-    return listedIn(this.state.get(LISTED));
+    return core().listedIn(this.state.get(LISTED));
   }
 
   /**
@@ -66,7 +65,7 @@ export class ChatCheckpoints {
    * confirms; anything else is refused before anyone is asked. Resolves with what was done.
    */
   restore(named: unknown): Promise<string> {
-    const known = knownCheckpoint(this.list(), named);
+    const known = core().knownCheckpoint(this.list(), named);
     if (!known)
       return Promise.reject(
         new Error(
@@ -75,7 +74,7 @@ export class ChatCheckpoints {
           ),
         ),
       );
-    return this.review.restoreFilesTo(messageOf(known));
+    return this.review.restoreFilesTo(core().messageOf(known));
   }
 }
 

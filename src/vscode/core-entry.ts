@@ -42,6 +42,7 @@ export { approveWith, allowanceOf, refusedNote } from "../chat/approval";
 export { execute, serveExecute } from "../execute/index";
 export { PendingChanges } from "../chat/pending";
 export { TurnCheckpoints } from "../chat/checkpoints";
+export { listedIn, knownCheckpoint, messageOf } from "../chat/checkpoints";
 export { writePending } from "../chat/pending";
 export { hunksOf } from "../chat/pending";
 export { diskFiles } from "../chat/pending";

@@ -11,7 +11,6 @@ import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
 import { checkpointBefore } from "../chat/runner";
-import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-restore";
 import { reason } from "../protocol/reason";
@@ -281,7 +280,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     Object.assign(a, { rounds: limits.rounds, maxTokens: limits.maxTokens, maxMs: limits.maxMs });
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
-    const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
+    const message = core().messageOf({ chat: session, id: newKey(), text: request.prompt });
     const checkpoints = limits.checkpoints.enabled ? parts.checkpoints : undefined;
     let restorable = false;
     const before = checkpointBefore(
