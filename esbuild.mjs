@@ -1,29 +1,25 @@
 // Builds Tandem's bundles: the extension host (node, cjs), the execute server (node), the panel (browser)
 // and the integration tests that run inside VS Code. `--watch` rebuilds on change; `--production`
-// minifies without source maps (what the package ships).
+// minifies without source maps (what the package ships); `--analyze` prints what dist/extension.js holds,
+// largest first, and why each module is there (esbuild's metafile).
 import * as esbuild from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeNotices } from "./scripts/notices.mjs";
+import { commonOptions, extensionBundle, nodeOptions } from "./scripts/bundles.mjs";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes("--watch");
 const production = process.argv.includes("--production");
+const analyze = process.argv.includes("--analyze");
 
-const common = {
-  bundle: true,
-  sourcemap: production ? false : "linked",
-  minify: production,
-  logLevel: "warning",
-  legalComments: production ? "none" : "inline",
-};
-
-const node = { ...common, platform: "node", format: "cjs", target: "node20", external: ["vscode"] };
+const common = commonOptions(production);
+const node = nodeOptions(production);
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: { extension: "src/vscode/extension.ts" }, outdir: "dist" },
+  extensionBundle(production),
   // The heavy parts, loaded on first use (src/vscode/core.ts), so activation parses only the thin layer.
   { ...node, entryPoints: { core: "src/vscode/core-entry.ts" }, outdir: "dist" },
   {
@@ -67,7 +63,10 @@ if (watch) {
   console.log("watching for changes…");
 } else {
   const started = performance.now();
-  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: production })));
+  const results = await Promise.all(
+    builds.map((b) => esbuild.build({ ...b, metafile: production || analyze })),
+  );
+  if (analyze) console.log(await esbuild.analyzeMetafile(results[0].metafile, { verbose: true }));
   // The package ships the licences of what it bundles.
   if (production) {
     const metafiles = results.map((r) => r.metafile);

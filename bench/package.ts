@@ -1,5 +1,7 @@
 // BENCH package: the size of the VSIX and its bundles, and the extension's activation time measured inside
-// the real VS Code (the integration harness's activation test).
+// the real VS Code (the integration harness's activation test), against an empty extension activated the
+// same way in the same window (test/fixtures/empty-extension); medians over several windows.
+// Goals: activate_ms ≤ 50, activate_vs_empty ≤ 3.
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -14,17 +16,38 @@ const sizes = {
   extension: kb("dist/extension.js"),
   webview: kb("dist/webview.js"),
 };
+// Activation happens once a window: the figures are the medians over WINDOWS windows of one run.
+const WINDOWS = 5;
 const run = spawnSync(process.execPath, ["test/integration/run.mjs"], {
   cwd: root,
   stdio: "ignore",
-  env: { ...process.env, TANDEM_TEST_GREP: "activates" },
+  env: { ...process.env, TANDEM_TEST_GREP: "activates", TANDEM_WINDOWS: String(WINDOWS) },
 });
 const results = JSON.parse(readFileSync(join(root, ".artifacts/vscode-results.json"), "utf8")) as {
   failed: number;
-  metrics: Record<string, number>;
+  windows: Record<string, number>[];
 };
 if (run.status !== 0 || results.failed) throw new Error("the activation run in VS Code failed");
-const activate = results.metrics.activate_ms;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const of = (key: string) => results.windows.map((w) => w[key]);
+// Both sides from the extension's first line to the end of its activate, VS Code's making of the `vscode`
+// API object included (activate_ms leaves that out: it is VS Code's cost, reported as vscode_api_ms).
+const ratios = results.windows.map((w) => (w.activate_ms + w.vscode_api_ms) / w.empty_ms);
+const figures = {
+  activate_ms: median(of("activate_ms")).toFixed(2),
+  activate_max_ms: Math.max(...of("activate_ms")).toFixed(2),
+  vscode_api_ms: median(of("vscode_api_ms")).toFixed(2),
+  empty_ms: median(of("empty_ms")).toFixed(2),
+  activate_vs_empty: median(ratios).toFixed(1),
+};
 console.log(
-  `BENCH package vsix_kb=${sizes.vsix} extension_js_kb=${sizes.extension} webview_js_kb=${sizes.webview} activate_ms=${activate.toFixed(2)} vscode_api_ms=${results.metrics.vscode_api_ms.toFixed(2)}`,
+  `BENCH package windows=${results.windows.length} vsix_kb=${sizes.vsix} extension_js_kb=${sizes.extension} webview_js_kb=${sizes.webview} ${Object.entries(
+    figures,
+  )
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")}`,
 );

@@ -54,6 +54,7 @@ export { TurnCheckpoints, Restorer, keptChats, neededChats, Waiting, reasonText 
 export {
   listed,
   listedIn,
+  messageOf,
   chatViewKey,
   isChatViewKey,
   sessionCheckpoints,

@@ -114,7 +114,11 @@ export function registerExecute(context: vscode.ExtensionContext, models: Models
       vscode.window.setStatusBarMessage(vscode.l10n.t("Copied the execute server's URL and key"), 3000);
     }),
   );
-  // A server that cannot start (its port taken) is said: the person turned it on.
-  if (settings().execute.autoStart) shown(vscode.l10n.t("Starting the execute server"), api.start());
+  // A server that cannot start (its port taken) is said: the person turned it on. Read just after
+  // activation: the first read of the settings is the costliest, and activation itself needs none.
+  const autoStart = setTimeout(() => {
+    if (settings().execute.autoStart) shown(vscode.l10n.t("Starting the execute server"), api.start());
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(autoStart) });
   return api;
 }

@@ -10,7 +10,6 @@ import { Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
-import { messageOf } from "../chat/checkpoints";
 import { newKey } from "../chat/make";
 import { RESTORE_CHAT_MESSAGE, restoreInChat, sessionIn, type ChatCheckpoints } from "./chat-checkpoints";
 import { reason } from "../protocol/reason";
@@ -299,7 +298,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const a = core().agent(model);
     a.history = historyOf(chat);
     // One checkpoint per answer, by the panel's rule: before its first approved call that may write.
-    const message = messageOf({ chat: session, id: newKey(), text: request.prompt });
+    const message = core().messageOf({ chat: session, id: newKey(), text: request.prompt });
     const checkpoints = limits.checkpoints.enabled ? parts.checkpoints : undefined;
     let restorable = false;
     // An answer that took a checkpoint ends with the way back, and says which it was in its result.

@@ -6,9 +6,9 @@ import vscode = require("vscode");
 import type { PendingChanges } from "../chat/pending";
 import { core } from "./core";
 
-/** What the lenses need of the pending changes. */
+/** What the lenses need of the pending changes (undefined: there are none, and nothing was loaded for them). */
 interface Source {
-  changes(): Promise<PendingChanges>;
+  known(): Promise<PendingChanges | undefined>;
 }
 
 /** The CodeLens provider of pending changes, with the marks on their lines. */
@@ -37,7 +37,7 @@ export class PendingLenses implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
-    const pending = (await this.source.changes()).get(document.uri.fsPath);
+    const pending = (await this.source.known())?.get(document.uri.fsPath);
     if (!pending) return [];
     const hunks = core().hunksOf(pending.before ?? "", document.getText());
     if (!hunks.length) return [];
@@ -88,10 +88,10 @@ export class PendingLenses implements vscode.CodeLensProvider, vscode.Disposable
 
   /** Marks the lines each pending change added or changed in the visible editors. */
   private async mark(): Promise<void> {
-    const changes = await this.source.changes();
+    const changes = await this.source.known();
     for (const editor of vscode.window.visibleTextEditors) {
       const pending =
-        editor.document.uri.scheme === "file" ? changes.get(editor.document.uri.fsPath) : undefined;
+        editor.document.uri.scheme === "file" ? changes?.get(editor.document.uri.fsPath) : undefined;
       const ranges = pending
         ? core()
             .hunksOf(pending.before ?? "", editor.document.getText())

@@ -4,6 +4,7 @@
  * change with CodeLens over each one or per file from the editor's title, or all at once from a
  * notification that works with the panel closed. The rules live in src/chat/pending.
  */
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import vscode = require("vscode");
 import type { Action, Files, Pending, PendingChanges, Hunk, EditsMode } from "../chat/pending";
@@ -54,6 +55,8 @@ function editorFiles(): Files {
 /** The pending changes of this window, and the commands that review them. */
 export class PendingReview implements vscode.Disposable {
   private opened: Promise<PendingChanges> | undefined;
+  /** Whether changes were kept when the window closed (their file is there), found without the core. */
+  private readonly kept: Promise<boolean>;
   private readonly before = new vscode.EventEmitter<vscode.Uri>();
   private readonly changed = new vscode.EventEmitter<PendingFile[]>();
   private readonly lenses: PendingLenses;
@@ -86,8 +89,21 @@ export class PendingReview implements vscode.Disposable {
     command("tandem.pending.undoFile", (target) => this.whole(fileArg(target), "undo"));
     command("tandem.pending.keepHunk", (path, index, hunk) => this.hunk(path, index, hunk, "keep"));
     command("tandem.pending.undoHunk", (path, index, hunk) => this.hunk(path, index, hunk, "undo"));
-    // Opened at once, so the list, the lenses and the context keys are back after a reload.
-    logged("reading the pending changes", this.changes());
+    // Kept changes are opened at once, so the list, the lenses and the context keys are back after a
+    // reload; with none kept, nothing is loaded (the core's bundle) until the agent writes one.
+    this.kept = access(this.file()).then(
+      () => true,
+      () => false,
+    );
+    logged(
+      "reading the pending changes",
+      this.kept.then((kept) => (kept ? this.changes() : undefined)),
+    );
+  }
+
+  /** Where the pending changes are kept: the extension's storage for this workspace. */
+  private file(): string {
+    return join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, "pending.json");
   }
 
   /** How the agent's edits are written now (the person's `tandem.edits.mode`). */
@@ -98,15 +114,18 @@ export class PendingReview implements vscode.Disposable {
   /** The pending changes, opened from the extension's storage on first use. */
   changes(): Promise<PendingChanges> {
     return (this.opened ??= core()
-      .PendingChanges.open(
-        join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, "pending.json"),
-        editorFiles(),
-      )
+      .PendingChanges.open(this.file(), editorFiles())
       .then((changes) => {
         changes.onChange(() => this.refresh(changes));
         this.refresh(changes);
         return changes;
       }));
+  }
+
+  /** The pending changes if there can be any (opened, or kept from before); undefined when none ever were. */
+  async known(): Promise<PendingChanges | undefined> {
+    if (this.opened) return this.opened;
+    return (await this.kept) ? this.changes() : undefined;
   }
 
   /** The pending files now. */

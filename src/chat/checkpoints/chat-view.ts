@@ -41,22 +41,28 @@ export function keptChats(conversations: Iterable<string>): ReadonlySet<string> 
   return new KeptChats(conversations);
 }
 
-/** A message of the Chat view whose answer took a checkpoint. */
-export const chatCheckpoint = z.strictObject({
-  /** Its Chat session's conversation key. */
-  chat: z.string().refine(isChatViewKey),
-  /** Its key, made when it was asked (keys sort in time). */
-  id: z.string().regex(/^[0-9a-z]{19}$/),
-  /** What the person asked. */
-  text: z.string(),
-});
-export type ChatCheckpoint = z.infer<typeof chatCheckpoint>;
+/**
+ * A message of the Chat view whose answer took a checkpoint. The schema is made on first use: the editor
+ * layer's extension.js uses this file's keys, and a schema made when the file loads would bring zod in.
+ */
+function chatCheckpointShape() {
+  return z.strictObject({
+    /** Its Chat session's conversation key. */
+    chat: z.string().refine(isChatViewKey),
+    /** Its key, made when it was asked (keys sort in time). */
+    id: z.string().regex(/^[0-9a-z]{19}$/),
+    /** What the person asked. */
+    text: z.string(),
+  });
+}
+let chatCheckpoint: ReturnType<typeof chatCheckpointShape> | undefined;
+export type ChatCheckpoint = z.infer<ReturnType<typeof chatCheckpointShape>>;
 
 /** The listed messages in what was stored (anything else in it is left out, never trusted). */
 export function listedIn(stored: unknown): ChatCheckpoint[] {
   if (!Array.isArray(stored)) return [];
   return stored.flatMap((entry: unknown) => {
-    const read = chatCheckpoint.safeParse(entry);
+    const read = (chatCheckpoint ??= chatCheckpointShape()).safeParse(entry);
     return read.success ? [read.data] : [];
   });
 }
