@@ -226,12 +226,13 @@ describe("approval: the person's answer settles the waiting call directly", () =
     const sent: HostMessage[] = [];
     const view = new PanelView(reader, second, recordingHost(sent));
     try {
+      // The person opens the conversation in the second window: it follows its items from then on.
+      view.openChat(chat);
       await until(
         () => reader.get("items", call.id)?.state === "approval",
         "the second window to see the question",
       );
       assert.equal(reader.get("items", call.id)?.always, "Always Allow in This Conversation");
-      view.openChat(chat);
       await view.receive({ type: "decide", item: call.id, yes: true, always: true });
       assert.deepEqual(sent.at(-1), {
         type: "notice",
