@@ -62,7 +62,7 @@ const stages = {
   lint: check(bin("eslint"), ["."]),
   format: check(bin("prettier"), ["--check", "--log-level", "warn", "."]),
   // The search tests run on VS Code's own ripgrep, taken from the code-server the harness installs.
-  unit: (run = mocha("unit", ["test/unit/**/*.test.ts"], ["--timeout", "20000"])) => {
+  unit: (run = mocha("unit", ["test/unit/**/*.test.ts"], ["--timeout", "20000", "--exit"])) => {
     try {
       ensureCodeServer();
     } catch (error) {
