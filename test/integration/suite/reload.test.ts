@@ -5,6 +5,9 @@ import type { Store } from "../../../src/chat/store/store";
 import { until } from "./wait";
 import { panelText } from "./person";
 
+/** Every item of every conversation (a store reads a conversation's items when asked for them). */
+const everyItem = (store: Store) => store.conversations().flatMap((c) => store.items(c.id));
+
 const api = () =>
   vscode.extensions.getExtension<{ conversations(): Promise<{ store: Store }> }>("tandem-dev.tandem")!
     .exports;
@@ -14,20 +17,21 @@ describe("after a window reload", () => {
   it("keeps every conversation and its answers", async () => {
     await vscode.extensions.getExtension("tandem-dev.tandem")!.activate();
     const { store } = await api().conversations();
-    const texts = store.rows("items").map((i) => i.text);
+    const items = everyItem(store);
+    const texts = items.map((i) => i.text);
     assert.ok(texts.includes("Hello panel"), "the first message is still there");
     assert.ok(
       texts.some((t) => t.includes("Hi") && t.includes("from the panel test")),
       "its answer too",
     );
     assert.ok(
-      store.rows("items").some((i) => i.kind === "call" && i.name === "create_file" && i.state === "done"),
+      items.some((i) => i.kind === "call" && i.name === "create_file" && i.state === "done"),
     );
   });
 
   it("marks the answer the reload cut off as interrupted, and does not answer it again by itself", async () => {
     const { store } = await api().conversations();
-    const cut = store.rows("items").find((i) => i.kind === "text" && i.text.includes("first half"));
+    const cut = everyItem(store).find((i) => i.kind === "text" && i.text.includes("first half"));
     assert.ok(cut, "the cut answer is kept");
     assert.equal(cut.done, true);
     const after = store.items(cut.chat).filter((i) => i.id > cut.id);
