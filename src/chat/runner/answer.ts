@@ -64,6 +64,15 @@ export function wordsOf(assistant: Assistant, today: string): Words {
   };
 }
 
+/** What an answer in Plan mode is told, after the assistant's words. */
+export const PLAN_INSTRUCTIONS =
+  "You are in Plan mode: investigate with the tools that read, change nothing (no file is written and no command is run in this mode), then end your answer with the plan as a Markdown document: a title, then numbered steps, each naming the files it changes. The person reviews it and may act on it.";
+
+/** WORDS with the Plan line added, in both forms. */
+export function planned(words: Words): Words {
+  return { full: `${words.full}\n\n${PLAN_INSTRUCTIONS}`, short: `${words.short} ${PLAN_INSTRUCTIONS}` };
+}
+
 /** The assistant that answers when the conversation's is gone and none is set up. */
 export const FALLBACK_ASSISTANT: Assistant = {
   id: "",
@@ -260,15 +269,20 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     const editor = ((await host.tools?.(assistant)) ?? []).map((t) =>
       t.name === READ_FILE ? readFileWith(t, documentsOf(a)) : t,
     );
-    // A prompt file the message started may only narrow what would be offered anyway.
+    // A prompt file the message started may only narrow what would be offered anyway; Plan mode
+    // offers only the tools that read (update_plan among them).
+    const plan = conversation?.mode === "plan";
     const all = narrowed(
-      unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools)),
-      work.user.prompt,
+      narrowed(
+        unique([...own, ...editor]).filter((t) => !repo || allowedTool(t.name, repo.tools)),
+        work.user.prompt,
+      ),
+      plan ? { readOnly: true } : undefined,
     );
     // What every request carries, fitted to the model's window (see fit.ts).
     const today = new Date(now).toISOString().slice(0, 10);
     const fitted = fit({
-      instructions: wordsOf(assistant, today),
+      instructions: plan ? planned(wordsOf(assistant, today)) : wordsOf(assistant, today),
       project: project?.files ?? [],
       memories,
       plan: planOf(items)?.text ?? "",
