@@ -249,7 +249,8 @@ export type PanelMessage =
   /**
    * The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's;
    * `context` the references picked with `@`, resolved by the host when it receives the message;
-   * `instructions` false: a new conversation starts with the project's instructions switched off.
+   * `instructions` false: a new conversation starts with the project's instructions switched off;
+   * `mode` "plan": a new conversation starts in Plan mode.
    */
   | {
       type: "send";
@@ -260,6 +261,7 @@ export type PanelMessage =
       assistant: string;
       context?: ContextRef[];
       instructions?: boolean;
+      mode?: "plan";
     }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }
@@ -292,6 +294,15 @@ export type PanelMessage =
   | { type: "rename"; chat: string; title: string }
   /** Switches the project's instructions (AGENTS.md…) on or off for the conversation `chat`. */
   | { type: "instructions"; chat: string; on: boolean }
+  /** Puts the conversation `chat` in Plan mode (its answers only read) or back to acting as usual. */
+  | { type: "mode"; chat: string; mode: "plan" | "act" }
+  /**
+   * "Act on this plan": the conversation of the answer's text item `item` leaves Plan mode and is
+   * sent the plan (as edited in the editor, else the answer's text) as its next message.
+   */
+  | { type: "act"; item: string }
+  /** "Edit plan": the plan of the answer's text item `item` opens in the editor, as a Markdown file. */
+  | { type: "editPlan"; item: string }
   | { type: "deleteChat"; chat: string }
   | { type: "undoDelete"; chat: string }
   | { type: "saveAssistant"; assistant: AssistantEdit }
