@@ -39,6 +39,7 @@ const composer = new Composer(panel, save);
 const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
 composer.instructionsDraft = saved.instructions ?? true;
+composer.plan.draft = saved.plan ?? false;
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
 const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
@@ -82,6 +83,7 @@ function save(): void {
     model: composer.model.value,
     assistant: composer.assistant.value,
     instructions: composer.instructionsDraft,
+    plan: composer.plan.draft,
   });
 }
 
@@ -119,6 +121,7 @@ function rowsChanged(message: RowsChanged): void {
       chats.refresh();
       memory.refresh();
       composer.refresh();
+      transcript.refresh();
       break;
     case "assistants":
       assistants.refresh();
@@ -184,6 +187,9 @@ function fromHost(message: HostMessage): void {
       break;
     case "notice":
       composer.say(message.level, message.text);
+      break;
+    case "togglePlan":
+      composer.plan.toggle();
       break;
     case "attached":
       composer.attach(message.files);

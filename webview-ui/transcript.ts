@@ -7,6 +7,7 @@ import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import { type ItemView, type Panel, itemView } from "./items";
 import { planView } from "./plan";
+import { planActions } from "./plan-mode";
 import { byKey } from "./state";
 import { t } from "../src/protocol/l10n";
 
@@ -24,6 +25,7 @@ export class Transcript {
   private readonly earlier = h("div", { class: "earlier" });
   private readonly list = h("div", { class: "items" });
   private readonly working = h("div", { class: "working", "aria-hidden": "true" });
+  private readonly acting = h("div", { class: "plan-actions-slot" });
   private readonly empty = h("div", { class: "empty-slot" });
   /** Ids of the items shown in the flow (not the plan), in key order. */
   private order: string[] = [];
@@ -38,7 +40,7 @@ export class Transcript {
     private readonly announce: (text: string) => void,
     private readonly emptyState: () => HTMLElement,
   ) {
-    this.element.append(this.plan, this.empty, this.earlier, this.list, this.working);
+    this.element.append(this.plan, this.empty, this.earlier, this.list, this.acting, this.working);
     this.element.addEventListener("scroll", () => {
       const { scrollTop, scrollHeight, clientHeight } = this.element;
       this.stuck = scrollHeight - scrollTop - clientHeight < 40;
@@ -168,8 +170,9 @@ export class Transcript {
     this.plan.replaceChildren(...(plan ? [planView(plan)] : []));
   }
 
-  /** Shows what depends on the whole: the empty state, "show earlier", and the working line. */
-  private refresh(): void {
+  /** Shows what depends on the whole: the empty state, "show earlier", the plan's actions and the working line. */
+  refresh(): void {
+    this.acting.replaceChildren(...planActions(this.panel));
     const blank = this.order.length === 0 && this.plan.childElementCount === 0;
     if (blank && this.empty.childElementCount === 0) this.empty.append(this.emptyState());
     if (!blank) this.empty.replaceChildren();

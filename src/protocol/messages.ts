@@ -205,6 +205,11 @@ export interface RestoreDone {
   text: string;
 }
 
+/** The editor's Plan mode command: the panel switches its Plan switch (the open conversation's, or the new chat's). */
+export interface PlanToggled {
+  type: "togglePlan";
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -221,7 +226,8 @@ export type HostMessage =
   | ContextSuggested
   | PromptsListed
   | RestoreAsked
-  | RestoreDone;
+  | RestoreDone
+  | PlanToggled;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;

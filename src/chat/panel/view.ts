@@ -244,6 +244,11 @@ export class PanelView {
     return id;
   }
 
+  /** The Plan mode command: the panel switches its Plan switch, as if the person clicked it. */
+  togglePlan(): void {
+    this.host.send({ type: "togglePlan" });
+  }
+
   /** "Act on this plan" or "Edit plan" on the answer's text item KEY; a failure is said in the composer. */
   private async plan(action: "act" | "editPlan", key: string): Promise<void> {
     try {
