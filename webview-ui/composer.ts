@@ -16,6 +16,7 @@ import { SlashMenu } from "./slash";
 type Attached = { file: FileRef } | { entry: ContextEntry };
 import { InstructionsSwitch } from "./instructions";
 import { replaceIfChanged } from "./keyed";
+import { PlanSwitch } from "./plan-mode";
 import { t } from "../src/protocol/l10n";
 
 export class Composer {
@@ -43,6 +44,7 @@ export class Composer {
   /** Where the `@` that opened the picker is in the box (-1: opened by the button). */
   private at = -1;
   private readonly instructions: InstructionsSwitch;
+  readonly plan: PlanSwitch;
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
 
@@ -60,6 +62,7 @@ export class Composer {
     );
     this.slash = new SlashMenu(this.input, () => panel.host.post({ type: "prompts" }));
     this.instructions = new InstructionsSwitch(panel, () => this.saved());
+    this.plan = new PlanSwitch(panel, () => this.saved());
     this.element.append(
       this.picker.element,
       this.slash.element,
@@ -74,6 +77,7 @@ export class Composer {
         this.assistant,
         this.model,
         this.instructions.element,
+        this.plan.element,
         h("span", { class: "grow" }),
         this.meter,
         this.action,
@@ -137,8 +141,13 @@ export class Composer {
       ...(context.length ? { context } : {}),
       // A new chat takes the switch as it was set before it existed; the next new chat starts on.
       ...(!store.chat && !this.instructions.draft ? { instructions: false } : {}),
+      ...(!store.chat && this.plan.draft ? { mode: "plan" as const } : {}),
     });
-    if (!store.chat) this.instructionsDraft = true;
+    if (!store.chat) {
+      this.instructionsDraft = true;
+      this.plan.draft = false;
+      this.plan.refresh();
+    }
     this.input.value = "";
     this.attached = [];
     this.showFiles();
@@ -260,6 +269,7 @@ export class Composer {
     this.fillModels();
     this.fillAssistants();
     this.instructions.refresh();
+    this.plan.refresh();
     const { store } = this.panel;
     const busy = store.busy;
     const current = this.action.firstElementChild;

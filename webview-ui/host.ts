@@ -9,6 +9,8 @@ export interface SavedState {
   assistant: string;
   /** The new chat's project-instructions switch (false: off), kept with the draft. */
   instructions?: boolean;
+  /** The new chat's Plan switch (true: on), kept with the draft. */
+  plan?: boolean;
 }
 
 interface VsCodeApi {

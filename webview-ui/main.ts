@@ -38,6 +38,7 @@ const composer = new Composer(panel, save);
 const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
 composer.instructionsDraft = saved.instructions ?? true;
+composer.plan.draft = saved.plan ?? false;
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
 const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
@@ -81,6 +82,7 @@ function save(): void {
     model: composer.model.value,
     assistant: composer.assistant.value,
     instructions: composer.instructionsDraft,
+    plan: composer.plan.draft,
   });
 }
 
@@ -121,9 +123,12 @@ function rowsChanged(message: RowsChanged): void {
       if (shows(delta, "title")) chats.refresh();
       // Memories link to the conversation they came from while it is there.
       if (delta.joined) memory.refresh();
-      // The composer shows the open conversation's switch of project instructions.
-      if (delta.deleted.includes(store.chat) || delta.put.some(({ row }) => row.id === store.chat))
+      if (delta.deleted.includes(store.chat) || delta.put.some(({ row }) => row.id === store.chat)) {
+        // The composer shows the open conversation's switches (project instructions, Plan mode);
+        // the transcript its plan's actions.
         composer.refresh();
+        transcript.refresh();
+      }
       break;
     }
     case "assistants": {
@@ -204,6 +209,9 @@ function fromHost(message: HostMessage): void {
       break;
     case "notice":
       composer.say(message.level, message.text);
+      break;
+    case "togglePlan":
+      composer.plan.toggle();
       break;
     case "attached":
       composer.attach(message.files);

@@ -10,6 +10,7 @@ import { h, icon } from "./dom";
 import { type ItemView, type Panel, itemView } from "./items";
 import { replaceIfChanged } from "./keyed";
 import { planView } from "./plan";
+import { planActions } from "./plan-mode";
 import { byKey } from "./state";
 import { t } from "../src/protocol/l10n";
 
@@ -34,6 +35,7 @@ export class Transcript {
   private readonly list = h("div", { class: "items" });
   private readonly below = h("div", { class: "spacer", "aria-hidden": "true" });
   private readonly working = h("div", { class: "working", "aria-hidden": "true" });
+  private readonly acting = h("div", { class: "plan-actions-slot" });
   private readonly empty = h("div", { class: "empty-slot" });
   /** Ids of the items shown in the flow (not the plan), in key order. */
   private order: string[] = [];
@@ -64,7 +66,7 @@ export class Transcript {
     private readonly announce: (text: string) => void,
     private readonly emptyState: () => HTMLElement,
   ) {
-    this.element.append(this.plan, this.empty, this.above, this.list, this.below, this.working);
+    this.element.append(this.plan, this.empty, this.above, this.list, this.below, this.acting, this.working);
     this.element.addEventListener("scroll", () => {
       const { scrollTop, scrollHeight, clientHeight } = this.element;
       // Only a move up lets go of the bottom: the content growing under a scroll the panel made does not.
@@ -339,8 +341,12 @@ export class Transcript {
     this.plan.replaceChildren(...(plan ? [planView(plan)] : []));
   }
 
-  /** Shows what depends on the whole: the empty state and the working line (each written only when it changes). */
-  private refresh(): void {
+  /**
+   * Shows what depends on the whole: the empty state, the plan's actions and the working line (each
+   * written only when it changes); called too when the open conversation's mode changes.
+   */
+  refresh(): void {
+    replaceIfChanged(this.acting, planActions(this.panel));
     const blank = this.order.length === 0 && this.plan.childElementCount === 0;
     if (blank && this.empty.childElementCount === 0) this.empty.append(this.emptyState());
     if (!blank && this.empty.firstChild) this.empty.replaceChildren();

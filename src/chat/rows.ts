@@ -34,6 +34,10 @@ export const assistantRow = z.strictObject({
 });
 export type Assistant = z.infer<typeof assistantRow>;
 
+/** The modes a conversation can be in besides the usual one. */
+export const MODES = ["plan"] as const;
+export type Mode = (typeof MODES)[number];
+
 /** A conversation with the agent `agent`; its title is the first words until an answer names it. */
 export const conversationRow = z.strictObject({
   id: key,
@@ -41,6 +45,8 @@ export const conversationRow = z.strictObject({
   title: z.string(),
   /** False when the person switched the project's instructions off for it (absent: on). */
   instructions: z.optional(z.boolean()),
+  /** "plan" while it is in Plan mode: its answers only read, and end with a plan (absent: as usual). */
+  mode: z.optional(z.enum(MODES)),
 });
 export type Conversation = z.infer<typeof conversationRow>;
 

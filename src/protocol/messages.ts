@@ -207,6 +207,11 @@ export interface RestoreDone {
   text: string;
 }
 
+/** The editor's Plan mode command: the panel switches its Plan switch (the open conversation's, or the new chat's). */
+export interface PlanToggled {
+  type: "togglePlan";
+}
+
 /** A message from the host to the panel. */
 export type HostMessage =
   | Snapshot
@@ -223,7 +228,8 @@ export type HostMessage =
   | ContextSuggested
   | PromptsListed
   | RestoreAsked
-  | RestoreDone;
+  | RestoreDone
+  | PlanToggled;
 
 /** An assistant as the panel edits it. */
 export type AssistantEdit = Assistant;
@@ -251,7 +257,8 @@ export type PanelMessage =
   /**
    * The person's message; `chat` "" starts a new conversation; `model` "" is the assistant's;
    * `context` the references picked with `@`, resolved by the host when it receives the message;
-   * `instructions` false: a new conversation starts with the project's instructions switched off.
+   * `instructions` false: a new conversation starts with the project's instructions switched off;
+   * `mode` "plan": a new conversation starts in Plan mode.
    */
   | {
       type: "send";
@@ -262,6 +269,7 @@ export type PanelMessage =
       assistant: string;
       context?: ContextRef[];
       instructions?: boolean;
+      mode?: "plan";
     }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }
@@ -294,6 +302,15 @@ export type PanelMessage =
   | { type: "rename"; chat: string; title: string }
   /** Switches the project's instructions (AGENTS.md…) on or off for the conversation `chat`. */
   | { type: "instructions"; chat: string; on: boolean }
+  /** Puts the conversation `chat` in Plan mode (its answers only read) or back to acting as usual. */
+  | { type: "mode"; chat: string; mode: "plan" | "act" }
+  /**
+   * "Act on this plan": the conversation of the answer's text item `item` leaves Plan mode and is
+   * sent the plan (as edited in the editor, else the answer's text) as its next message.
+   */
+  | { type: "act"; item: string }
+  /** "Edit plan": the plan of the answer's text item `item` opens in the editor, as a Markdown file. */
+  | { type: "editPlan"; item: string }
   | { type: "deleteChat"; chat: string }
   | { type: "undoDelete"; chat: string }
   | { type: "saveAssistant"; assistant: AssistantEdit }

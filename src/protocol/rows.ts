@@ -28,6 +28,8 @@ export interface Conversation {
   title: string;
   /** False when the person switched the project's instructions off for it (absent: on). */
   instructions?: boolean;
+  /** "plan" while it is in Plan mode: its answers only read, and end with a plan (absent: as usual). */
+  mode?: "plan";
 }
 
 /** What an item is: the person's message, the answer, its reasoning, a tool call, the plan, a failure, or a wish. */

@@ -81,6 +81,7 @@ export const panelMessage = z.discriminatedUnion("type", [
       assistant: optionalId,
       context: z.array(contextRef).max(50).optional(),
       instructions: z.boolean().optional(),
+      mode: z.literal("plan").optional(),
     })
     .strict(),
   z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),
@@ -118,6 +119,9 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("openChat"), chat: id }).strict(),
   z.object({ type: z.literal("rename"), chat: id, title: z.string().max(500) }).strict(),
   z.object({ type: z.literal("instructions"), chat: id, on: z.boolean() }).strict(),
+  z.object({ type: z.literal("mode"), chat: id, mode: z.enum(["plan", "act"]) }).strict(),
+  z.object({ type: z.literal("act"), item: id }).strict(),
+  z.object({ type: z.literal("editPlan"), item: id }).strict(),
   z.object({ type: z.literal("deleteChat"), chat: id }).strict(),
   z.object({ type: z.literal("undoDelete"), chat: id }).strict(),
   z.object({ type: z.literal("saveAssistant"), assistant }).strict(),

@@ -84,6 +84,7 @@ export function registerChatCommands(
       await view.send(view.open, question, [fileRef(shown)], "", "");
     }),
     vscode.commands.registerCommand("tandem.newChat", async () => (await panel.ready()).openChat("")),
+    vscode.commands.registerCommand("tandem.togglePlanMode", async () => (await panel.ready()).togglePlan()),
     vscode.commands.registerCommand("tandem.openConversation", async () => {
       const { store } = await conversations();
       const items = store

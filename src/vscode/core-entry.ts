@@ -29,7 +29,7 @@ export { prepareChatViewRun, openedAfter, wordsOf, FALLBACK_ASSISTANT } from "..
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
 export { secretKey } from "../chat/rows";
-export { PanelView } from "../chat/panel";
+export { PanelView, planFiles } from "../chat/panel";
 export { Kept } from "../chat/panel";
 export { sweepKept } from "../chat/panel";
 export { exportMarkdown, exportJson } from "../chat/panel";

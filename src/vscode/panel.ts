@@ -31,6 +31,8 @@ export interface PanelParts {
   person?: PersonKept;
   /** The prompt files the person can start with `/name`. */
   prompts?: () => Promise<PromptFiles>;
+  /** The folder (in the extension's storage) where plans are written to be edited. */
+  plans?: string;
 }
 
 /** Workspace files as the person picks them in a quick pick (several at once). */
@@ -185,7 +187,14 @@ export class PanelProvider implements vscode.WebviewViewProvider {
 
   private host(view: vscode.WebviewView): ViewHost {
     const { models, secrets, checkpoints } = this.parts;
+    const plans = this.parts.plans;
     return {
+      // Plans are kept in the extension's storage, never the workspace, and opened as Markdown.
+      ...(plans && {
+        plans: core().planFiles(plans, async (file) => {
+          await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+        }),
+      }),
       ...(checkpoints && {
         restoreFilesTo: (message, ask) => checkpoints.restorer.filesTo(message, ask),
         changesSince: (message) => checkpoints.restorer.changesSince(message),
@@ -235,10 +244,15 @@ export class PanelProvider implements vscode.WebviewViewProvider {
 }
 
 export function registerPanel(context: vscode.ExtensionContext, parts: PanelParts) {
-  const provider = new PanelProvider(context.extensionUri, parts, {
-    editor: editorContext(context),
-    folder: (context.storageUri ?? context.globalStorageUri).fsPath,
-  });
+  const plans = vscode.Uri.joinPath(context.globalStorageUri, "plans").fsPath;
+  const provider = new PanelProvider(
+    context.extensionUri,
+    { plans, ...parts },
+    {
+      editor: editorContext(context),
+      folder: (context.storageUri ?? context.globalStorageUri).fsPath,
+    },
+  );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(PanelProvider.viewType, provider, {
       webviewOptions: { retainContextWhenHidden: false },

@@ -294,6 +294,8 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     const limits = settings();
     const started = await startPrompt(parts, request, stream);
     if (started?.chosen) model = started.chosen;
+    // `/plan` is Plan mode: only the tools that read are offered, whatever the model is told.
+    const plan = request.command === "plan";
     const allowed = allowanceIn(chat);
     const a = core().agent(model);
     a.history = historyOf(chat);
@@ -347,6 +349,7 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
         ask: parts.approve,
         // A prompt file the request started may only narrow the tools.
         narrowing: started?.use,
+        mode: plan ? "plan" : undefined,
         // Read-only subagents (chat-subagents.ts): their progress and reports show in this response.
         delegate: (reading) =>
           chatDelegate({
@@ -401,7 +404,14 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     }
     if (limit) stream.markdown(`\n\n_${core().limitNote(limit, a, at)}_`);
     return {
-      metadata: { model: model.name, ...kept(), session, ...restore(), ...(limit ? { limit } : {}) },
+      metadata: {
+        model: model.name,
+        ...kept(),
+        session,
+        ...restore(),
+        ...(limit ? { limit } : {}),
+        ...(plan ? { plan: true } : {}),
+      },
     };
   };
   const participant = vscode.chat.createChatParticipant("tandem.chat", handler);
@@ -410,12 +420,23 @@ export function registerParticipant(context: vscode.ExtensionContext, parts: Par
     provideFollowups: (result) =>
       result.metadata?.limit
         ? [{ prompt: core().CONTINUE, label: vscode.l10n.t("Continue") }]
-        : result.metadata?.model
+        : result.metadata?.plan
           ? [
-              { prompt: vscode.l10n.t("Explain that in more detail"), label: vscode.l10n.t("Explain more") },
-              { prompt: vscode.l10n.t("What should I do next?"), label: vscode.l10n.t("Next steps") },
+              {
+                // The plan is the answer above, in the history; what it changes is asked as usual.
+                prompt: vscode.l10n.t("Act on the plan above: make the changes it lists, step by step."),
+                label: vscode.l10n.t("Act on this plan"),
+              },
             ]
-          : [],
+          : result.metadata?.model
+            ? [
+                {
+                  prompt: vscode.l10n.t("Explain that in more detail"),
+                  label: vscode.l10n.t("Explain more"),
+                },
+                { prompt: vscode.l10n.t("What should I do next?"), label: vscode.l10n.t("Next steps") },
+              ]
+            : [],
   };
   context.subscriptions.push(participant);
   return participant;

@@ -43,6 +43,15 @@ export interface ViewHost {
   assistants?(): Promise<Assistant[]>;
   /** The prompt files of the workspace and the person (absent: none; `/name` is sent as written). */
   prompts?(): Promise<PromptFiles>;
+  /**
+   * Plan files in the extension's storage (never the workspace), by file name: `edit` writes TEXT
+   * unless the file is there already and opens it in the editor; `saved` reads it as last saved
+   * (undefined: never written). Absent, a plan cannot be edited: "Act on this plan" takes the answer's text.
+   */
+  plans?: {
+    edit(name: string, text: string): Promise<void>;
+    saved(name: string): Promise<string | undefined>;
+  };
   /** The person's own assistants for every workspace (absent: none are offered). */
   person?: PersonKept;
 }

@@ -7,3 +7,4 @@ export type { ContextHost } from "./context";
 export { exportJson, exportMarkdown } from "./export";
 export { PanelView } from "./view";
 export type { ViewHost } from "./view";
+export { planFiles } from "./plan-mode";

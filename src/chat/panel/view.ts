@@ -32,6 +32,7 @@ import { promptEntries, startPrompt, type Started } from "./prompts";
 export type { ViewHost } from "./host";
 import type { ViewHost } from "./host";
 import { t } from "../../protocol/l10n";
+import { actOn, editPlan, setMode } from "./plan-mode";
 
 /** Items whose text is Markdown, sent as keyed blocks. */
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);
@@ -107,6 +108,7 @@ export class PanelView {
           m.assistant,
           m.instructions,
           started?.prompt,
+          m.mode,
         );
         return;
       }
@@ -154,6 +156,11 @@ export class PanelView {
         if (row) this.store.put("conversations", { ...row, instructions: m.on });
         return;
       }
+      case "mode":
+        return setMode(this.store, m.chat, m.mode);
+      case "act":
+      case "editPlan":
+        return this.plan(m.type, m.item);
       case "deleteChat":
         return this.deleteChat(m.chat);
       case "undoDelete":
@@ -225,13 +232,18 @@ export class PanelView {
     assistant: string,
     instructions?: boolean,
     prompt?: Item["prompt"],
+    mode?: "plan",
   ): Promise<string> {
     let id = chat;
     if (!id || !this.store.get("conversations", id)) {
       const agent = assistant || this.store.rows("assistants")[0]?.id || "";
       const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
       // The switch as the person set it before the conversation existed.
-      this.store.put("conversations", instructions === false ? { ...row, instructions } : row);
+      this.store.put("conversations", {
+        ...row,
+        ...(instructions === false ? { instructions } : {}),
+        ...(mode ? { mode } : {}),
+      });
       id = row.id;
     }
     if (id !== this.chat) this.openChat(id);
@@ -240,6 +252,23 @@ export class PanelView {
     const item = asked(text, id, model, attached);
     await this.store.putDurable("items", prompt ? { ...item, prompt } : item);
     return id;
+  }
+
+  /** The Plan mode command: the panel switches its Plan switch, as if the person clicked it. */
+  togglePlan(): void {
+    this.host.send({ type: "togglePlan" });
+  }
+
+  /** "Act on this plan" or "Edit plan" on the answer's text item KEY; a failure is said in the composer. */
+  private async plan(action: "act" | "editPlan", key: string): Promise<void> {
+    try {
+      if (action === "editPlan") return await editPlan(this.store, this.host, key);
+      const { chat, text } = await actOn(this.store, this.host, key);
+      setMode(this.store, chat, "act");
+      await this.send(chat, text, [], "", "");
+    } catch (error) {
+      this.host.send({ type: "notice", level: "warning", text: reason(error) });
+    }
   }
 
   /** The prompt files the person can start here (none when the editor reads none). */

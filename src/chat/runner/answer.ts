@@ -223,6 +223,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
       checkpoint: take && (() => take(work.user)),
       failed: (error) => host.problem?.(`The files were not recorded: ${reason(error)}`),
       narrowing: work.user.prompt,
+      mode: conversation?.mode,
       delegate: (reading) =>
         answerDelegates({ host, store, written, tally: counting, model: chosen, agent: a, tools: reading })
           .tool,

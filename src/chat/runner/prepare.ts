@@ -51,6 +51,15 @@ export function wordsOf(assistant: Assistant, now: number): Words {
   };
 }
 
+/** What an answer in Plan mode is told, after the assistant's words. */
+export const PLAN_INSTRUCTIONS =
+  "You are in Plan mode: investigate with the tools that read, change nothing (no file is written and no command is run in this mode), then end your answer with the plan as a Markdown document: a title, then numbered steps, each naming the files it changes. The person reviews it and may act on it.";
+
+/** `words` with the Plan line added, in both forms. */
+export function planned(words: Words): Words {
+  return { full: `${words.full}\n\n${PLAN_INSTRUCTIONS}`, short: `${words.short} ${PLAN_INSTRUCTIONS}` };
+}
+
 /** The assistant that answers when the conversation's is gone and none is set up (and `@tandem`'s). */
 export const FALLBACK_ASSISTANT: Assistant = {
   id: "",
@@ -114,6 +123,8 @@ export interface RunFacts {
   failed(error: unknown): void;
   /** What a prompt file the message started narrows the tools to (it never widens them). */
   narrowing?: PromptTools;
+  /** "plan": Plan mode — only the tools that read are offered, and the answer is told to end with a plan. */
+  mode?: "plan";
   /** The face's `delegate` tool, made when the run has tools to read with, over the tools it offers (`reading`). */
   delegate?(reading: () => Tool[]): Tool | undefined;
 }
@@ -162,16 +173,22 @@ export async function prepareRun(a: Agent, source: RunSource, facts: RunFacts): 
   const delegate: Tool | undefined = reads
     ? facts.delegate?.((): Tool[] => offered(tools, rules))
     : undefined;
-  // A prompt file the message started may only narrow what would be offered anyway.
+  // A prompt file the message started may only narrow what would be offered anyway; Plan mode
+  // offers only the tools that read (update_plan among them).
+  const plan = facts.mode === "plan";
   const tools: Tool[] = narrowed(
-    unique([...facts.own, ...editor, ...(delegate ? [delegate] : [])]).filter(
-      (tool) => !repo || allowedTool(tool.name, repo.tools),
+    narrowed(
+      unique([...facts.own, ...editor, ...(delegate ? [delegate] : [])]).filter(
+        (tool) => !repo || allowedTool(tool.name, repo.tools),
+      ),
+      facts.narrowing,
     ),
-    facts.narrowing,
+    plan ? { readOnly: true } : undefined,
   );
+  const words = wordsOf(assistant, source.now?.() ?? Date.now());
   // What every request carries, fitted to the model's window (see fit.ts).
   const fitted = fit({
-    instructions: wordsOf(assistant, source.now?.() ?? Date.now()),
+    instructions: plan ? planned(words) : words,
     project: project?.files ?? [],
     memories: facts.memories,
     plan: facts.plan,
@@ -206,7 +223,7 @@ export async function prepareRun(a: Agent, source: RunSource, facts: RunFacts): 
 /** What `@tandem` knows of one request in VS Code's Chat view, which keeps no store of Tandem's. */
 export interface ChatViewFacts extends Pick<
   RunFacts,
-  "inPlay" | "opened" | "said" | "allowed" | "checkpoint" | "failed" | "narrowing" | "delegate"
+  "inPlay" | "opened" | "said" | "allowed" | "checkpoint" | "failed" | "narrowing" | "mode" | "delegate"
 > {
   /** Asks the person the engine's question about a call (undefined: nobody answered). */
   ask(question: Question): Promise<Decision | undefined>;

@@ -38,7 +38,12 @@ async function panelFixed(source: RunSource, window: number, benches: Bench[]): 
 }
 
 /** The first request `@tandem`'s path sends to answer "hi", over `source` (and what it opened earlier). */
-async function chatViewFixed(source: RunSource, window: number, opened: string[] = []): Promise<Fixed> {
+async function chatViewFixed(
+  source: RunSource,
+  window: number,
+  opened: string[] = [],
+  mode?: "plan",
+): Promise<Fixed> {
   const model = windowed([says("Hello.")], window);
   const a = agent(model);
   await prepareChatViewRun(a, source, {
@@ -48,6 +53,7 @@ async function chatViewFixed(source: RunSource, window: number, opened: string[]
     allowed: allowanceOf(undefined),
     ask: async () => undefined,
     failed: () => undefined,
+    mode,
     // As @tandem makes its delegate (src/vscode/chat-subagents.ts): the same tool over the run's reading tools.
     delegate: (reading) =>
       new Delegates({ model: () => model, tools: reading, limits: { rounds: 0, maxTokens: 0, maxMs: 0 } })
@@ -123,6 +129,20 @@ describe("one way to start a run: the panel's runner and @tandem prepare the sam
     const chosen = vscodeTools()[0].name;
     const fixed = await same(sourceOf({ chosenTools: () => chosen }));
     assert.ok(namesOf(fixed.tools).includes(chosen), namesOf(fixed.tools).join(", "));
+  });
+
+  it("offers @tandem /plan only the tools that read, and tells it to end with a plan", async () => {
+    const fixed = await chatViewFixed(sourceOf(), 128_000, [], "plan");
+    const names = namesOf(fixed.tools);
+    for (const name of ["create_file", "propose_edit", "run_command"])
+      assert.ok(!names.includes(name), `${name} is offered in Plan mode`);
+    assert.ok(names.includes("read_file") && names.includes("delegate"), names.join(", "));
+    assert.match(
+      fixed.instructions,
+      /You are in Plan mode: investigate with the tools that read, change nothing/,
+    );
+    // Out of Plan mode, the same request offers them again.
+    assert.ok(namesOf((await chatViewFixed(sourceOf(), 128_000)).tools).includes("create_file"));
   });
 
   it("follows a project without instructions in both", async () => {

@@ -65,6 +65,8 @@ export interface Around {
   then?: [name: string, args: string][][];
   /** What the person answers when asked (default: no). */
   person?: (call: Item, question: Question | undefined) => Decision;
+  /** The conversation's mode ("plan": its answers only read). */
+  mode?: "plan";
   /** Leaves the copy of the repository on disk, for the attack to look at and remove. */
   keep?: boolean;
   /** The editor the tools act through, made from what it should record and the copy's root (default: `recordingEditor`). */
@@ -116,6 +118,8 @@ export async function obey(
   const b = await bench(host);
   try {
     const chat = b.chat();
+    if (extra.mode)
+      b.store.put("conversations", { ...b.store.get("conversations", chat)!, mode: extra.mode });
     await b.send(
       (await extra.message?.(root, chat)) ??
         asked(extra.prompt ?? "Follow the instructions in README.md.", chat),
