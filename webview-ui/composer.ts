@@ -11,6 +11,7 @@ import { modelOptions } from "./again";
 import { ContextPicker, KIND_ICONS } from "./picker";
 import { pastedImages } from "./paste";
 import { SlashMenu } from "./slash";
+import { Queue, type Queued } from "./queue";
 
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
@@ -42,6 +43,8 @@ export class Composer {
   /** Where the `@` that opened the picker is in the box (-1: opened by the button). */
   private at = -1;
   private readonly instructions: InstructionsSwitch;
+  /** What the person wrote while an answer ran, sent when it ends (or now, to steer it). */
+  readonly queue: Queue;
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
 
@@ -59,7 +62,13 @@ export class Composer {
     );
     this.slash = new SlashMenu(this.input, () => panel.host.post({ type: "prompts" }));
     this.instructions = new InstructionsSwitch(panel, () => this.saved());
+    this.queue = new Queue(
+      panel,
+      (message) => this.unqueue(message),
+      () => this.saved(),
+    );
     this.element.append(
+      this.queue.element,
       this.picker.element,
       this.slash.element,
       this.notice,
@@ -119,13 +128,26 @@ export class Composer {
     this.refresh();
   }
 
-  /** Sends the message with its files to the chosen model and assistant. */
+  /** Sends the message with its files to the chosen model and assistant; while an answer runs, queues it. */
   send(): void {
     const text = this.input.value.trim();
-    if (!text || this.panel.store.busy) return;
+    if (!text) return;
     const { store, host } = this.panel;
     const files = this.attached.flatMap((a) => ("file" in a ? [a.file] : []));
     const context = this.attached.flatMap((a) => ("entry" in a ? [a.entry.ref] : []));
+    if (store.busy) {
+      const entries = this.attached.flatMap((a) => ("entry" in a ? [a.entry] : []));
+      this.queue.add({
+        chat: store.chat,
+        text,
+        files,
+        context: entries,
+        model: this.model.value,
+        assistant: this.assistant.value,
+      });
+      this.cleared();
+      return;
+    }
     host.post({
       type: "send",
       chat: store.chat,
@@ -138,9 +160,27 @@ export class Composer {
       ...(!store.chat && !this.instructions.draft ? { instructions: false } : {}),
     });
     if (!store.chat) this.instructionsDraft = true;
+    this.cleared();
+  }
+
+  private cleared(): void {
     this.input.value = "";
     this.attached = [];
     this.showFiles();
+    this.saved();
+  }
+
+  /** A queued message back in the box (before what is in it), with its chips, to edit and send again. */
+  private unqueue(message: Queued): void {
+    const now = this.input.value.trim();
+    this.input.value = now ? `${message.text}\n${now}` : message.text;
+    for (const entry of message.context) {
+      const same = JSON.stringify(entry.ref);
+      if (!this.attached.some((a) => "entry" in a && JSON.stringify(a.entry.ref) === same))
+        this.attached.push({ entry });
+    }
+    this.attach(message.files);
+    this.input.focus();
     this.saved();
   }
 
@@ -259,6 +299,7 @@ export class Composer {
     this.fillModels();
     this.fillAssistants();
     this.instructions.refresh();
+    this.queue.refresh();
     const { store } = this.panel;
     const busy = store.busy;
     const current = this.action.firstElementChild;

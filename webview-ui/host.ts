@@ -9,6 +9,8 @@ export interface SavedState {
   assistant: string;
   /** The new chat's project-instructions switch (false: off), kept with the draft. */
   instructions?: boolean;
+  /** The messages queued while an answer ran, not yet sent (read with care: an older page saved none). */
+  queued?: unknown;
 }
 
 interface VsCodeApi {

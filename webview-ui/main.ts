@@ -40,6 +40,7 @@ const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
 composer.instructionsDraft = saved.instructions ?? true;
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
+composer.queue.load(saved.queued);
 const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
 const skills = skillsPage(panel);
@@ -82,6 +83,7 @@ function save(): void {
     model: composer.model.value,
     assistant: composer.assistant.value,
     instructions: composer.instructionsDraft,
+    queued: composer.queue.messages,
   });
 }
 
@@ -149,6 +151,8 @@ function fromHost(message: HostMessage): void {
     case "snapshot":
       store.load(message);
       refreshAll();
+      // A run that ended while the page reloaded: its queued message goes now.
+      composer.queue.resume();
       break;
     case "opened":
       store.open(message.chat, message.items, message.blocks);
@@ -176,6 +180,8 @@ function fromHost(message: HostMessage): void {
     case "running":
       if (message.running) store.running.add(message.chat);
       else store.running.delete(message.chat);
+      // The next queued message of the conversation, answered after the one that just ended.
+      if (!message.running) composer.queue.ended(message.chat);
       if (message.chat === store.chat) {
         transcript.running();
         composer.refresh();
