@@ -11,6 +11,7 @@ import { modelOptions } from "./again";
 import { ContextPicker, KIND_ICONS } from "./picker";
 import { pastedImages } from "./paste";
 import { SlashMenu } from "./slash";
+import { Queue, type Queued } from "./queue";
 
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
@@ -45,6 +46,8 @@ export class Composer {
   private at = -1;
   private readonly instructions: InstructionsSwitch;
   readonly plan: PlanSwitch;
+  /** What the person wrote while an answer ran, sent when it ends (or now, to steer it). */
+  readonly queue: Queue;
   /** The choices the person made before the webview reloaded. */
   preferred = { model: "", assistant: "" };
 
@@ -63,7 +66,13 @@ export class Composer {
     this.slash = new SlashMenu(this.input, () => panel.host.post({ type: "prompts" }));
     this.instructions = new InstructionsSwitch(panel, () => this.saved());
     this.plan = new PlanSwitch(panel, () => this.saved());
+    this.queue = new Queue(
+      panel,
+      (message) => this.unqueue(message),
+      () => this.saved(),
+    );
     this.element.append(
+      this.queue.element,
       this.picker.element,
       this.slash.element,
       this.notice,
@@ -124,13 +133,26 @@ export class Composer {
     this.refresh();
   }
 
-  /** Sends the message with its files to the chosen model and assistant. */
+  /** Sends the message with its files to the chosen model and assistant; while an answer runs, queues it. */
   send(): void {
     const text = this.input.value.trim();
-    if (!text || this.panel.store.busy) return;
+    if (!text) return;
     const { store, host } = this.panel;
     const files = this.attached.flatMap((a) => ("file" in a ? [a.file] : []));
     const context = this.attached.flatMap((a) => ("entry" in a ? [a.entry.ref] : []));
+    if (store.busy) {
+      const entries = this.attached.flatMap((a) => ("entry" in a ? [a.entry] : []));
+      this.queue.add({
+        chat: store.chat,
+        text,
+        files,
+        context: entries,
+        model: this.model.value,
+        assistant: this.assistant.value,
+      });
+      this.cleared();
+      return;
+    }
     host.post({
       type: "send",
       chat: store.chat,
@@ -148,9 +170,27 @@ export class Composer {
       this.plan.draft = false;
       this.plan.refresh();
     }
+    this.cleared();
+  }
+
+  private cleared(): void {
     this.input.value = "";
     this.attached = [];
     this.showFiles();
+    this.saved();
+  }
+
+  /** A queued message back in the box (before what is in it), with its chips, to edit and send again. */
+  private unqueue(message: Queued): void {
+    const now = this.input.value.trim();
+    this.input.value = now ? `${message.text}\n${now}` : message.text;
+    for (const entry of message.context) {
+      const same = JSON.stringify(entry.ref);
+      if (!this.attached.some((a) => "entry" in a && JSON.stringify(a.entry.ref) === same))
+        this.attached.push({ entry });
+    }
+    this.attach(message.files);
+    this.input.focus();
     this.saved();
   }
 
@@ -270,6 +310,7 @@ export class Composer {
     this.fillAssistants();
     this.instructions.refresh();
     this.plan.refresh();
+    this.queue.refresh();
     const { store } = this.panel;
     const busy = store.busy;
     const current = this.action.firstElementChild;

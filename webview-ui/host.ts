@@ -11,6 +11,8 @@ export interface SavedState {
   instructions?: boolean;
   /** The new chat's Plan switch (true: on), kept with the draft. */
   plan?: boolean;
+  /** The messages queued while an answer ran, not yet sent (read with care: an older page saved none). */
+  queued?: unknown;
 }
 
 interface VsCodeApi {

@@ -40,6 +40,7 @@ composer.input.value = saved.draft ?? "";
 composer.instructionsDraft = saved.instructions ?? true;
 composer.plan.draft = saved.plan ?? false;
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
+composer.queue.load(saved.queued);
 const chats = new ChatList(panel, () => tabs.select("chat"));
 const assistants = assistantsPage(panel);
 const skills = skillsPage(panel);
@@ -83,6 +84,7 @@ function save(): void {
     assistant: composer.assistant.value,
     instructions: composer.instructionsDraft,
     plan: composer.plan.draft,
+    queued: composer.queue.messages,
   });
 }
 
@@ -173,6 +175,8 @@ function fromHost(message: HostMessage): void {
       store.load(message);
       refreshAll();
       if (message.at) transcript.reveal(message.at);
+      // A run that ended while the page reloaded: its queued message goes now.
+      composer.queue.resume();
       break;
     case "opened":
       store.open(message.chat, message.items, message.blocks);
@@ -201,6 +205,8 @@ function fromHost(message: HostMessage): void {
     case "running":
       if (message.running) store.running.add(message.chat);
       else store.running.delete(message.chat);
+      // The next queued message of the conversation, answered after the one that just ended.
+      if (!message.running) composer.queue.ended(message.chat);
       if (message.chat === store.chat) {
         transcript.running();
         composer.refresh();

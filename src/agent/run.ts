@@ -165,6 +165,9 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     const repeats = new Repeats();
     for (;;) {
       if (stopped()) return stop();
+      // What the person sent while the last round ran joins here, before the model's next turn.
+      if (round > 0 && a.steer) a.history.push(...(await a.steer()));
+      if (stopped()) return stop();
       offer();
       const answer = limit !== undefined;
       // The answer a limit asks for has only the time that is left: none left, none asked.

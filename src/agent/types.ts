@@ -199,6 +199,11 @@ export interface Agent {
   timeoutMs?: number;
   /** How the history is condensed to fit the window, and the summary kept so far. */
   condensing?: Condensing;
+  /**
+   * The person's messages that join the run going on (steering), read at each round boundary: after
+   * the results of a round are added and before the next model turn. Calls in flight are not stopped.
+   */
+  steer?: () => Message[] | Promise<Message[]>;
 }
 
 /** Options of one run. */

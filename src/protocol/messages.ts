@@ -271,6 +271,18 @@ export type PanelMessage =
       instructions?: boolean;
       mode?: "plan";
     }
+  /**
+   * A queued message sent now ("Send now"), to join the run of `chat` going on at its next round
+   * boundary (steering); with no run going on, or as a `/` command, it is sent as an ordinary message.
+   */
+  | {
+      type: "steer";
+      chat: string;
+      text: string;
+      files: FileRef[];
+      model: string;
+      context?: ContextRef[];
+    }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }
   /** The composer's `/` menu asks for the prompt files; the host answers `prompts`. */

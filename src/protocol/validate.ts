@@ -84,6 +84,16 @@ export const panelMessage = z.discriminatedUnion("type", [
       mode: z.literal("plan").optional(),
     })
     .strict(),
+  z
+    .object({
+      type: z.literal("steer"),
+      chat: id,
+      text,
+      files: z.array(fileRef).max(100),
+      model: optionalId,
+      context: z.array(contextRef).max(50).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),
   z.object({ type: z.literal("prompts") }).strict(),
   z

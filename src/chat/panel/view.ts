@@ -112,6 +112,8 @@ export class PanelView {
         );
         return;
       }
+      case "steer":
+        return this.steer(m);
       case "suggest":
         return this.context.suggest(m.query);
       case "prompts":
@@ -269,6 +271,30 @@ export class PanelView {
     } catch (error) {
       this.host.send({ type: "notice", level: "warning", text: reason(error) });
     }
+  }
+
+  /**
+   * A queued message sent now: it joins the run of its conversation going on (see `Runner.steer`).
+   * With no run going on (it ended meanwhile), or as a `/` command or prompt file, it is an ordinary message.
+   */
+  private async steer(m: Extract<PanelMessage, { type: "steer" }>): Promise<void> {
+    const files = [...m.files, ...(await this.context.resolve(m.context ?? []))];
+    const runner = this.runner;
+    if (!runner?.running(m.chat) || m.text.trimStart().startsWith("/")) {
+      const started = await this.startPrompt(m.text, files, m.model);
+      await this.send(
+        m.chat,
+        m.text,
+        started?.files ?? files,
+        started?.model ?? m.model,
+        "",
+        undefined,
+        started?.prompt,
+      );
+      return;
+    }
+    const attached = files.map((f) => fileRef(f.path, f.name));
+    await runner.steer(asked(m.text, m.chat, m.model, attached));
   }
 
   /** The prompt files the person can start here (none when the editor reads none). */

@@ -8,7 +8,7 @@ import { title, shorten } from "../../agent/ask";
 import { attach, documentsOf, type Attached } from "../../agent/attachments";
 import { reason } from "../../agent/perform";
 import { run } from "../../agent/run";
-import type { Attachment, Model } from "../../agent/types";
+import type { Attachment, Message, Model } from "../../agent/types";
 import {
   asRepository,
   REPOSITORY,
@@ -57,6 +57,8 @@ export interface Runs {
   closing(): boolean;
   /** Each conversation's latest summary, taken up by its next run while the history it covers is the same. */
   summaries: Map<string, Kept>;
+  /** The person's messages sent to join the run of `chat` since it last asked, taken by it (see `Runner.steer`). */
+  steered?(chat: string): Item[];
 }
 
 /** What is left to do once a run has ended, outside it (naming the conversation); given the runner's closing signal. */
@@ -231,6 +233,7 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
     project = prepared.project;
     tally.fixed(prepared.fitted.fixed, a.window);
     a.stop = () => halt.signal.aborted;
+    a.steer = () => steering(runs, chat, written, given);
     let files: Attachment[];
     try {
       files = await attachmentsOf(host, work.user.files);
@@ -286,6 +289,32 @@ export async function answer(runs: Runs, work: Work, halt: AbortController): Pro
   if (first && ended === "done" && named && (!titled || titled === firstWords))
     return (signal) => name(store, chat, named, work.user.text, firstWords, signal);
   return undefined;
+}
+
+/**
+ * The messages that join the run at a round boundary: each is a message of the conversation, and
+ * what the run writes from then on is the answer to the last of them (keyed after it, so it reads
+ * under it, and a later run's history has each message before what answered it).
+ */
+async function steering(
+  runs: Runs,
+  chat: string,
+  written: Answer,
+  given: (user: Item) => Promise<Attached>,
+): Promise<Message[]> {
+  const joined = runs.steered?.(chat) ?? [];
+  if (!joined.length) return [];
+  written.follow(joined[joined.length - 1].id);
+  return Promise.all(
+    joined.map(async (user): Promise<Message> => {
+      const files = user.files.length ? await given(user) : { text: "", images: [] };
+      return {
+        role: "user",
+        text: user.text + files.text,
+        ...(files.images.length ? { images: files.images } : {}),
+      };
+    }),
+  );
 }
 
 /** The note on the agent's pending changes that goes before the person's message. */

@@ -77,10 +77,17 @@ export class Answer {
   constructor(
     private readonly store: Store,
     readonly chat: string,
-    readonly parent: string,
+    private parent: string,
     readonly model: string,
   ) {
     this.next = nextIndex(store.items(chat), parent);
+  }
+
+  /** From now on the answer goes on under the message `parent` (one that joined the run). */
+  follow(parent: string): void {
+    this.closeOpen();
+    this.parent = parent;
+    this.next = nextIndex(this.store.items(this.chat), parent);
   }
 
   /** A new item of this answer, not yet put. */

@@ -42,6 +42,8 @@ export class Runner {
   private readonly stopNext = new Set<string>();
   /** Items this runner took as work: never answered twice. */
   private readonly taken = new Set<string>();
+  /** Each conversation's messages sent to join its run going on, not yet read by it (see `steer`). */
+  private readonly steering = new Map<string, string[]>();
   private readonly allowed = new Map<string, Allowance>();
   /** The calls waiting for the person, settled by `decide`. */
   private readonly waiting: Waiting;
@@ -67,6 +69,7 @@ export class Runner {
       given: (user) => this.givenOf(user),
       closing: () => this.ending,
       summaries: new Map(),
+      steered: (chat) => this.steered(chat),
     };
   }
 
@@ -115,6 +118,24 @@ export class Runner {
     return this.waiting.decide(key, decision);
   }
 
+  /**
+   * The person's message `user` sent to the run of its conversation going on (steering): it is put
+   * as a message of the conversation, and the run reads it at its next round boundary, without
+   * stopping the calls in flight; it is then answered by that run, never again on its own. A message
+   * the run no longer reads (it ended first) is answered after it, as any message. False when no
+   * run of the conversation goes on: then it is just a message.
+   */
+  async steer(user: Item): Promise<boolean> {
+    // Whether a run goes on is asked first: the message put may start one of its own.
+    const joins = this.running(user.chat);
+    await this.store.putDurable("items", user);
+    if (!joins || !this.running(user.chat)) return false;
+    const waiting = this.steering.get(user.chat) ?? [];
+    waiting.push(user.id);
+    this.steering.set(user.chat, waiting);
+    return true;
+  }
+
   /** Lets the tool `name` run without asking in the conversation `chat` (never past a protected path or a command). */
   allow(chat: string, name: string): void {
     this.allowedFor(chat).tools.add(name);
@@ -157,6 +178,21 @@ export class Runner {
       if (this.given.size > GIVEN_KEPT) this.given.delete(this.given.keys().next().value!);
     }
     return given;
+  }
+
+  /** The messages sent to join the run of `chat`, taken by it: marked done and never answered again. */
+  private steered(chat: string): Item[] {
+    const ids = this.steering.get(chat) ?? [];
+    this.steering.delete(chat);
+    const out: Item[] = [];
+    for (const id of ids) {
+      const row = this.store.get("items", id);
+      if (!row || row.done || row.kind !== "user" || this.taken.has(id)) continue;
+      this.taken.add(id);
+      this.write(() => this.store.put("items", { ...row, done: true }));
+      out.push(row);
+    }
+    return out;
   }
 
   private seen(change: Change): void {
@@ -229,6 +265,8 @@ export class Runner {
       return false;
     } finally {
       this.halts.delete(chat);
+      // What came too late for the run's last round boundary is answered next, as any message.
+      this.steering.delete(chat);
       this.tell(chat, false);
       // Told first that the run ended; the title is asked beside the next message's run, not before it.
       if (after) this.later(after);

@@ -24,9 +24,7 @@ describe("after a window reload", () => {
       texts.some((t) => t.includes("Hi") && t.includes("from the panel test")),
       "its answer too",
     );
-    assert.ok(
-      items.some((i) => i.kind === "call" && i.name === "create_file" && i.state === "done"),
-    );
+    assert.ok(items.some((i) => i.kind === "call" && i.name === "create_file" && i.state === "done"));
   });
 
   it("marks the answer the reload cut off as interrupted, and does not answer it again by itself", async () => {

@@ -95,7 +95,10 @@ describe("Plan mode in the panel's host half", () => {
     assert.equal(act.text, "Act on this plan:\n\n# Plan\n\n1. Rename a\n2. Test it");
     await until(() => model.requests.length === 3, "the acting answer");
     const last = model.requests[2].messages.at(-1);
-    assert.match(last && "text" in last ? last.text : "", /^Act on this plan:\n\n# Plan\n\n1\. Rename a\n2\. Test it$/);
+    assert.match(
+      last && "text" in last ? last.text : "",
+      /^Act on this plan:\n\n# Plan\n\n1\. Rename a\n2\. Test it$/,
+    );
   });
 
   it("Act on an item that is no plan says why and sends nothing", async () => {
