@@ -39,10 +39,10 @@ describe("keyboard and themes", () => {
       },
       { type: "running", chat: "c1", running: true },
     );
-    // Tab from the box reaches Stop: attach, assistant, model, then the action button.
+    // Tab from the box reaches Stop: attach, assistant, model, the Plan switch, then the action button.
     const stop = page.getByRole("button", { name: "Stop" });
     await stop.waitFor();
-    for (let i = 0; i < 6 && !(await stop.evaluate((b) => b === document.activeElement)); i++)
+    for (let i = 0; i < 10 && !(await stop.evaluate((b) => b === document.activeElement)); i++)
       await page.keyboard.press("Tab");
     assert.equal(await stop.evaluate((b) => b === document.activeElement), true);
     const outline = await stop.evaluate((b) => getComputedStyle(b).outlineStyle);

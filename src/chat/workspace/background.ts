@@ -6,6 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { commandEnv } from "./command-env";
 import type { Jail } from "./sandbox";
 
@@ -60,11 +61,68 @@ export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void 
 }
 
 /**
+ * The process groups of `pid`'s descendants besides its own (read from /proc; none without it). A
+ * sandbox's command runs in a session of its own (bubblewrap's --new-session), under bubblewrap's
+ * init in a PID namespace: bubblewrap's group does not reach it, and the init ignores SIGTERM.
+ */
+export function groupsUnder(pid: number): number[] {
+  if (!existsSync("/proc/self/stat")) return [];
+  const children = new Map<number, { pid: number; group: number }[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // It ended while the list was read.
+    }
+    // The fields after the command's name (in parentheses): state, ppid, pgrp.
+    const [, parent, group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const list = children.get(Number(parent)) ?? [];
+    list.push({ pid: Number(name), group: Number(group) });
+    children.set(Number(parent), list);
+  }
+  const groups = new Set<number>();
+  const next = [pid];
+  for (let at = next.pop(); at !== undefined; at = next.pop()) {
+    for (const child of children.get(at) ?? []) {
+      if (child.group !== pid) groups.add(child.group);
+      next.push(child.pid);
+    }
+  }
+  return [...groups];
+}
+
+/**
+ * Ends the sandboxed command of bubblewrap `pid`: the session it started inside (bubblewrap ends
+ * when it does), with SIGKILL 3 s later (which ends the whole PID namespace). Bubblewrap itself is
+ * not signalled first: what it started would outlive it. Until that session exists (a command
+ * stopped as it starts), it is looked for again every 50 ms; `gone` says it ended meanwhile.
+ */
+function endSandboxed(pid: number, gone: () => boolean): void {
+  const deadline = Date.now() + 3000;
+  const attempt = (): void => {
+    if (gone()) return;
+    const groups = groupsUnder(pid);
+    if (!groups.length) {
+      if (Date.now() < deadline) setTimeout(attempt, 50).unref();
+      else endGroup(pid, "SIGKILL");
+      return;
+    }
+    for (const group of groups) endGroup(group);
+    const hard = setTimeout(() => {
+      if (!gone()) for (const group of [...groups, pid]) endGroup(group, "SIGKILL");
+    }, 3000);
+    hard.unref();
+  };
+  attempt();
+}
+
+/**
  * Starts `c.command` in a shell, in its own process group, with `env` (default: the extension
  * host's without its secrets, see command-env.ts), inside `c.jail` when it says a sandbox, and
- * tells `each` what it writes and when it ends. `stop` ends the whole group
- * (for a sandbox: bubblewrap, whose end ends every process inside), with SIGKILL if it is still
- * there 3 s later.
+ * tells `each` what it writes and when it ends. `stop` ends the whole group (for a sandbox:
+ * bubblewrap's and the session it started inside), with SIGKILL if it is still there 3 s later.
  */
 export function spawnLine(c: Background, each: Listener, env: NodeJS.ProcessEnv = commandEnv().env): Running {
   const jail = c.jail;
@@ -96,6 +154,7 @@ export function spawnLine(c: Background, each: Listener, env: NodeJS.ProcessEnv 
     pid: child.pid,
     stop() {
       if (ended || child.pid === undefined) return;
+      if (jail?.sandboxed) return endSandboxed(child.pid, () => ended);
       const pid = child.pid;
       endGroup(pid);
       const hard = setTimeout(() => endGroup(pid, "SIGKILL"), 3000);

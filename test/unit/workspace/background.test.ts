@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { agent } from "../../../src/agent/agent";
 import { run } from "../../../src/agent/run";
 import { calls, says, scripted } from "../../../src/agent/scripted";
@@ -50,6 +50,27 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The live processes working in `dir` (any a command started, in a sandbox or not, wherever its
+ * process group is); none where there is no /proc to read.
+ */
+function workingIn(dir: string): number[] {
+  if (!existsSync("/proc/self/cwd")) return [];
+  const real = realpathSync(dir);
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+        return state !== "Z" && state !== "X" && readlinkSync(`/proc/${name}/cwd`) === real;
+      } catch {
+        return false; // It ended, or is not ours to read.
+      }
+    })
+    .map(Number);
 }
 
 /** The text of a file, "" when it is gone (a process ended while it was read). */
@@ -113,6 +134,7 @@ describe("background commands", () => {
     assert.match(stopped, /^Background command 1 \(pid \d+\) was stopped: /);
     assert.match(stopped, /line 500\nready$/);
     assert.equal(alive(pid), false);
+    assert.deepEqual(workingIn(ws.path), []);
     assert.match(await call("read_output", { id: 1 }), /was stopped/);
   });
 
@@ -172,5 +194,7 @@ describe("background commands", () => {
     const pid = pidIn(result.text);
     await eventually(async () => /was stopped/.test(await call("read_output", { id: 1 })), "the stop");
     assert.equal(alive(pid), false);
+    // Nothing it started is left, inside a sandbox either (stopped as it started, before its ready).
+    assert.deepEqual(workingIn(ws.path), []);
   });
 });
