@@ -24,6 +24,8 @@ export class PlanSwitch {
   });
   /** The new chat's mode (the draft's), until its first message makes the conversation. */
   draft = false;
+  /** The assistant whose mode the draft last took (undefined: take the chosen one's at the next refresh). */
+  followed: string | undefined;
 
   constructor(
     private readonly panel: Panel,
@@ -48,6 +50,16 @@ export class PlanSwitch {
   /** Whether the open conversation (or the new chat) is in Plan mode. */
   on(): boolean {
     return this.panel.store.chat ? inPlan(this.panel) : this.draft;
+  }
+
+  /**
+   * A new chat starts as the chosen `assistant` says (its `mode`); once taken, the person's own
+   * switch holds until another assistant is chosen.
+   */
+  follow(assistant: string): void {
+    if (this.panel.store.chat || assistant === this.followed) return;
+    this.followed = assistant;
+    this.draft = this.panel.store.tables.assistants.get(assistant)?.mode === "plan";
   }
 
   /** Shows the open conversation's mode, or the new chat's. */
