@@ -80,7 +80,8 @@ function finishedAnswer(panel: Panel): Item | undefined {
   let last: Item | undefined;
   for (const item of panel.store.tables.items.values())
     if (item.kind !== "plan" && (!last || byKey(item.id, last.id) > 0)) last = item;
-  return last?.kind === "text" && last.done && last.text.trim() ? last : undefined;
+  // Its words are not in the row (the host sends an answer's Markdown as blocks): the host checks them.
+  return last?.kind === "text" && last.done ? last : undefined;
 }
 
 /** "Act on this plan" and "Edit plan", under the finished answer of a Plan conversation. */

@@ -61,8 +61,10 @@ describe("Plan mode in the panel", () => {
         conversations: [{ id: "c1", agent: "a1", title: "Refactor the parser", mode: "plan" }],
         items: [
           item("u1", "user", { text: "Plan the refactor", done: true }),
-          item("u1.0000", "text", { text: plan, done: true }),
+          // As the host sends an answer: its words as Markdown blocks, not in the row.
+          item("u1.0000", "text", { text: "", done: true }),
         ],
+        blocks: { "u1.0000": [{ key: "u1.0000:0", html: "<h1>Plan</h1>" }] },
       }),
     );
     const { page } = panel;
