@@ -123,7 +123,11 @@ export class Composer {
     });
     this.input.addEventListener("paste", (event) => this.paste(event));
     this.model.addEventListener("change", () => this.saved());
-    this.assistant.addEventListener("change", () => this.saved());
+    this.assistant.addEventListener("change", () => {
+      this.plan.follow(this.assistant.value);
+      this.plan.refresh();
+      this.saved();
+    });
     this.element.addEventListener("dragover", (event) => {
       event.preventDefault();
       this.element.classList.add("dropping");
@@ -167,7 +171,9 @@ export class Composer {
     });
     if (!store.chat) {
       this.instructionsDraft = true;
+      // The next new chat starts as its assistant says.
       this.plan.draft = false;
+      this.plan.followed = undefined;
       this.plan.refresh();
     }
     this.cleared();
@@ -309,6 +315,7 @@ export class Composer {
     this.fillModels();
     this.fillAssistants();
     this.instructions.refresh();
+    this.plan.follow(this.assistant.value);
     this.plan.refresh();
     this.queue.refresh();
     const { store } = this.panel;

@@ -39,6 +39,8 @@ const pending = new PendingBar(host);
 composer.input.value = saved.draft ?? "";
 composer.instructionsDraft = saved.instructions ?? true;
 composer.plan.draft = saved.plan ?? false;
+// A draft kept across a reload keeps its switch as the person left it (for the assistant it was for).
+if (saved.plan !== undefined) composer.plan.followed = saved.assistant ?? "";
 composer.preferred = { model: saved.model ?? "", assistant: saved.assistant ?? "" };
 composer.queue.load(saved.queued);
 const chats = new ChatList(panel, () => tabs.select("chat"));

@@ -51,6 +51,16 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
         hint: t("Tools that wait for your approval, by commas."),
       },
       {
+        name: "mode",
+        label: t("Starts in"),
+        kind: "select",
+        options: () => [
+          ["", t("Act: may change files and run commands, as your approvals say")],
+          ["plan", t("Plan mode: only reads, then writes a plan")],
+        ],
+        hint: () => t("Each new conversation with it starts so; the composer's Plan switch changes one."),
+      },
+      {
         name: "source",
         label: t("Kept for"),
         kind: "select",
@@ -91,11 +101,15 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
       tools: "",
       approve: "",
     }),
-    // The form's "Kept for" gives "" for this workspace: sent as no source.
-    save: ({ source, ...assistant }) =>
+    // The form's "Kept for" gives "" for this workspace: sent as no source; "Starts in" "" as no mode.
+    save: ({ source, mode, ...assistant }) =>
       panel.host.post({
         type: "saveAssistant",
-        assistant: source === "user" ? { ...assistant, source } : assistant,
+        assistant: {
+          ...assistant,
+          ...(source === "user" ? { source } : {}),
+          ...(mode === "plan" ? { mode } : {}),
+        },
       }),
     delete: (id) => panel.host.post({ type: "deleteAssistant", id }),
   });

@@ -24,6 +24,8 @@ export class PlanSwitch {
   });
   /** The new chat's mode (the draft's), until its first message makes the conversation. */
   draft = false;
+  /** The assistant whose mode the draft last took (undefined: take the chosen one's at the next refresh). */
+  followed: string | undefined;
 
   constructor(
     private readonly panel: Panel,
@@ -50,6 +52,16 @@ export class PlanSwitch {
     return this.panel.store.chat ? inPlan(this.panel) : this.draft;
   }
 
+  /**
+   * A new chat starts as the chosen `assistant` says (its `mode`); once taken, the person's own
+   * switch holds until another assistant is chosen.
+   */
+  follow(assistant: string): void {
+    if (this.panel.store.chat || assistant === this.followed) return;
+    this.followed = assistant;
+    this.draft = this.panel.store.tables.assistants.get(assistant)?.mode === "plan";
+  }
+
   /** Shows the open conversation's mode, or the new chat's. */
   refresh(): void {
     const on = this.on();
@@ -68,7 +80,8 @@ function finishedAnswer(panel: Panel): Item | undefined {
   let last: Item | undefined;
   for (const item of panel.store.tables.items.values())
     if (item.kind !== "plan" && (!last || byKey(item.id, last.id) > 0)) last = item;
-  return last?.kind === "text" && last.done && last.text.trim() ? last : undefined;
+  // Its words are not in the row (the host sends an answer's Markdown as blocks): the host checks them.
+  return last?.kind === "text" && last.done ? last : undefined;
 }
 
 /** "Act on this plan" and "Edit plan", under the finished answer of a Plan conversation. */

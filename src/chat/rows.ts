@@ -16,6 +16,10 @@ const key = z
 /** A count of tokens or milliseconds: a whole number, not negative. */
 const count = z.number().int().nonnegative();
 
+/** The modes a conversation can be in besides the usual one. */
+export const MODES = ["plan"] as const;
+export type Mode = (typeof MODES)[number];
+
 /** An agent a person talks to; `tools` and `approve` are tool names by commas (`tools` "" is all). */
 export const assistantRow = z.strictObject({
   id: key,
@@ -31,12 +35,10 @@ export const assistantRow = z.strictObject({
    * person's own for every workspace (kept in the extension's global storage, see person-assistants).
    */
   source: z.optional(z.enum(["repository", "user"])),
+  /** "plan": its new conversations start in Plan mode (the person can switch each out of it); absent: as usual. */
+  mode: z.optional(z.enum(MODES)),
 });
 export type Assistant = z.infer<typeof assistantRow>;
-
-/** The modes a conversation can be in besides the usual one. */
-export const MODES = ["plan"] as const;
-export type Mode = (typeof MODES)[number];
 
 /** A conversation with the agent `agent`; its title is the first words until an answer names it. */
 export const conversationRow = z.strictObject({

@@ -19,6 +19,8 @@ export interface Assistant {
    * "user": the person's own, kept for every workspace.
    */
   source?: "repository" | "user";
+  /** "plan": its new conversations start in Plan mode; absent: as usual. */
+  mode?: "plan";
 }
 
 /** A conversation with the assistant `agent`. */

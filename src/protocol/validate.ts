@@ -51,6 +51,7 @@ const assistant = z
     approve: z.string().max(10_000),
     // "user" keeps it for every workspace; a repository's assistant saved becomes the person's.
     source: z.enum(["repository", "user"]).optional(),
+    mode: z.enum(["plan"]).optional(),
   })
   .strict();
 

@@ -155,6 +155,14 @@ async function act(page, request) {
     }
     return response.innerText();
   }
+  if (request.action === "chatFollowups") {
+    // The follow-ups offered after the Chat view's last answer (shown above its input box).
+    const followups = page.locator(
+      ".interactive-session .interactive-input-followups, .interactive-session .interactive-session-followups",
+    );
+    await followups.first().waitFor({ timeout: 20_000 });
+    return (await followups.allInnerTexts()).join("\n");
+  }
   if (request.action === "chatText") {
     // The Chat view's last answer as it shows, nothing unfolded (its buttons included).
     const response = page.locator(".interactive-session .interactive-response").last();

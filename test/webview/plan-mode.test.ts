@@ -61,8 +61,10 @@ describe("Plan mode in the panel", () => {
         conversations: [{ id: "c1", agent: "a1", title: "Refactor the parser", mode: "plan" }],
         items: [
           item("u1", "user", { text: "Plan the refactor", done: true }),
-          item("u1.0000", "text", { text: plan, done: true }),
+          // As the host sends an answer: its words as Markdown blocks, not in the row.
+          item("u1.0000", "text", { text: "", done: true }),
         ],
+        blocks: { "u1.0000": [{ key: "u1.0000:0", html: "<h1>Plan</h1>" }] },
       }),
     );
     const { page } = panel;
@@ -83,5 +85,47 @@ describe("Plan mode in the panel", () => {
       delete: [],
     });
     assert.equal(await act.count(), 0);
+  });
+
+  it("a new chat with an assistant that starts in Plan has the switch on; the person's switch holds until another is chosen", async () => {
+    panel = await panels.open();
+    const base = snapshot();
+    const planner = { ...base.assistants[1], mode: "plan" as const };
+    await panel.send({ ...base, assistants: [base.assistants[0], planner] });
+    const { page } = panel;
+    const toggle = page.getByRole("button", { name: "Plan", exact: true });
+    const picker = page.getByRole("combobox", { name: "Assistant" });
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    await picker.selectOption("a2");
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    // The person switches it off for this new chat: a refresh of the page's rows does not switch it back.
+    await toggle.click();
+    await panel.send({ type: "rows", table: "assistants", put: [planner], delete: [] });
+    assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+    await picker.selectOption("a1");
+    await picker.selectOption("a2");
+    assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+    const box = page.getByRole("textbox", { name: "Message to Tandem" });
+    await box.fill("Plan the parser's split");
+    await page.keyboard.press("Enter");
+    const sent = await last();
+    assert.equal(sent?.type === "send" && sent.mode, "plan");
+    assert.equal(sent?.type === "send" && sent.assistant, "a2");
+  });
+
+  it("the Assistants page keeps an assistant's Starts in: Plan mode", async () => {
+    panel = await panels.open();
+    await panel.send(snapshot());
+    const { page } = panel;
+    await page.getByRole("tab", { name: "Assistants" }).click();
+    await page
+      .getByRole("list", { name: "Assistants" })
+      .getByRole("button", { name: /Reviewer/ })
+      .click();
+    await page.getByRole("combobox", { name: "Starts in" }).selectOption("plan");
+    await page.getByRole("button", { name: "Save" }).click();
+    const sent = await last();
+    assert.equal(sent?.type, "saveAssistant");
+    assert.equal(sent?.type === "saveAssistant" && sent.assistant.mode, "plan");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Assistants kept as files in the repository: `.tandem/assistants/*.md`, front matter `name`,
- * `description`, `tools` (and `model`, shown but not followed) and the body as instructions. A
+ * `description`, `tools`, `mode` (`plan`: its conversations start in Plan mode; it only narrows)
+ * (and `model`, shown but not followed) and the body as instructions. A
  * repository's assistant may only narrow what the person allows: it runs as the person's own
  * assistant (their approval list, their model, their memories) with its instructions and, when it
  * lists tools, only those of the person's tools. Nothing in the file changes approval or endpoints.
@@ -82,6 +83,8 @@ export function parseAssistantFile(text: string, name: string): Omit<Assistant, 
     // Approval is the person's: a file cannot say which tools skip it.
     approve: "",
     source: "repository",
+    // Plan mode only narrows what is offered, so a file may ask for it; any other mode is not one.
+    ...(keys.get("mode")?.trim().toLowerCase() === "plan" ? { mode: "plan" as const } : {}),
   };
 }
 
@@ -92,5 +95,10 @@ export function parseAssistantFile(text: string, name: string): Omit<Assistant, 
  * since a repository choosing the model would choose where the person's code is sent.
  */
 export function asRepository(person: Assistant, repo: Assistant): Assistant {
-  return { ...person, name: repo.name, instructions: repo.instructions };
+  return {
+    ...person,
+    name: repo.name,
+    instructions: repo.instructions,
+    ...(repo.mode ? { mode: repo.mode } : {}),
+  };
 }

@@ -47,6 +47,8 @@ export async function run(): Promise<void> {
     await import("./instructions.test");
     await import("./notifications.test");
     await import("./subagents.test");
+    await import("./plan-mode.test");
+    await import("./queue.test");
     // Last: its answer is still streaming when the window reloads (reload.test reads it).
     await import("./cut.test");
   }

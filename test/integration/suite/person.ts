@@ -57,6 +57,8 @@ export const typeInInputBox = (text: string) => person<string>("quickInput", { t
 export const chatAnswer = () => person<string>("chatAnswer");
 /** The text of the Chat view's last answer as it shows, nothing unfolded (its buttons included). */
 export const chatText = () => person<string>("chatText");
+/** The follow-ups the Chat view offers after its last answer, as they show. */
+export const chatFollowups = () => person<string>("chatFollowups");
 /** Saves a screenshot of the workbench under .artifacts/. */
 export const screenshot = (name: string) => person<boolean>("screenshot", { name });
 /** Types `@` and `query` in the panel's message box and chooses the option showing `option`; gives the chips. */

@@ -73,6 +73,19 @@ describe("assistants as files in the repository", () => {
     assert.match(skipped[1].reason, /named pipe/);
   });
 
+  it("reads a file's mode: plan starts its conversations in Plan; any other mode is none", async () => {
+    const root = ws();
+    write(root, {
+      ".tandem/assistants/planner.md": "---\nname: Planner\nmode: Plan\n---\nPlan first.",
+      ".tandem/assistants/bold.md": "---\nname: Bold\nmode: auto-approve\n---\nJust do it.",
+    });
+    const { assistants } = await readAssistantFiles([root]);
+    const mode = (name: string) => assistants.find((a) => a.name === name)?.mode;
+    assert.equal(mode("Planner"), "plan");
+    assert.equal(mode("Bold"), undefined);
+    assert.ok(!("mode" in assistants.find((a) => a.name === "Bold")!));
+  });
+
   it("runs a repository's assistant as the person's, narrowed: only the person's tools it lists, writes still asked, the person's model", async () => {
     const root = ws();
     write(root, { ".tandem/assistants/reviewer.md": REVIEWER });

@@ -47,7 +47,16 @@ describe("panel messages on the host", () => {
         type: "saveAssistant",
         assistant: { id: "a", name: "A", instructions: "", model: "", tools: "", approve: "" },
       },
+      {
+        type: "saveAssistant",
+        assistant: { id: "a", name: "A", instructions: "", model: "", tools: "", approve: "", mode: "plan" },
+      },
       { type: "deleteAssistant", id: "a" },
+      { type: "mode", chat: "c1", mode: "plan" },
+      { type: "mode", chat: "c1", mode: "act" },
+      { type: "act", item: "c1.0001" },
+      { type: "editPlan", item: "c1.0001" },
+      { type: "steer", chat: "c1", text: "use the other file", files: [], model: "" },
       { type: "saveSkill", skill: { id: "s", name: "S", description: "d", body: "b" } },
       { type: "deleteSkill", id: "s" },
       {
@@ -86,6 +95,16 @@ describe("panel messages on the host", () => {
       { type: "pendingAction", action: "deleteAll", path: "" },
       { type: "pendingAction", action: "review" },
       { type: "ready", extra: 1 },
+      // A mode is Plan or acting as usual, nothing that would widen what runs.
+      { type: "mode", chat: "c1", mode: "auto" },
+      {
+        type: "saveAssistant",
+        assistant: { id: "a", name: "A", instructions: "", model: "", tools: "", approve: "", mode: "yolo" },
+      },
+      // A steered message joins one conversation's run: it names it, and is as long as a message may be.
+      { type: "steer", chat: "", text: "hi", files: [], model: "" },
+      { type: "steer", chat: "c1", text: "x".repeat(1_000_001), files: [], model: "" },
+      { type: "act", item: "" },
       { type: "search", query: "x".repeat(1_001) },
       { type: "drop", uris: Array.from({ length: 101 }, () => "file:///a") },
       {
