@@ -7,7 +7,8 @@
 import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { h, icon } from "./dom";
-import { type ItemView, type Panel, itemView } from "./items";
+import type { ItemView, Panel } from "./items";
+import { UnshownView, shownView } from "./unshown";
 import { replaceIfChanged } from "./keyed";
 import { planView } from "./plan";
 import { planActions } from "./plan-mode";
@@ -102,7 +103,7 @@ export class Transcript {
       return;
     }
     const view = this.views.get(item.id);
-    if (view) view.update(item);
+    if (view) this.update(item.id, view, item);
     else if (!previous) this.insert(item.id);
     this.regroup(item);
     if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finishedNotice(item));
@@ -129,7 +130,13 @@ export class Transcript {
   /** Shows the blocks a patch changed. */
   patched(id: string, changed: number[]): void {
     if (this.panel.store.tables.items.get(id)?.kind === "plan") this.showPlan();
-    this.views.get(id)?.patched?.(changed);
+    const view = this.views.get(id);
+    const item = this.panel.store.tables.items.get(id);
+    try {
+      view?.patched?.(changed);
+    } catch (error) {
+      if (view && item) this.replace(id, view, new UnshownView(item, error));
+    }
     this.scroll();
   }
 
@@ -137,7 +144,8 @@ export class Transcript {
   running(): void {
     for (const [id, view] of this.views) {
       const item = this.panel.store.tables.items.get(id);
-      if (item && !item.done && (item.kind === "text" || item.kind === "reasoning")) view.update(item);
+      if (item && !item.done && (item.kind === "text" || item.kind === "reasoning"))
+        this.update(id, view, item);
     }
     this.refresh();
   }
@@ -161,7 +169,7 @@ export class Transcript {
     for (const [id, view] of this.views) {
       const row =
         id !== item.id && parentOf(id) === group ? this.panel.store.tables.items.get(id) : undefined;
-      if (row?.kind === "text") view.update(row);
+      if (row?.kind === "text") this.update(id, view, row);
     }
   }
 
@@ -194,11 +202,37 @@ export class Transcript {
   private render(id: string): HTMLElement {
     const item = this.panel.store.tables.items.get(id);
     if (!item) return h("div");
-    const view = itemView(item, this.panel);
+    const view = shownView(item, this.panel);
     view.element.dataset.item = id;
     this.views.set(id, view);
     this.measure.observe(view.element);
     return view.element;
+  }
+
+  /**
+   * Shows ITEM's new row in VIEW; a view that throws gives way to the line that says the item
+   * could not be shown, and that line to the item's view once its row can be shown again.
+   */
+  private update(id: string, view: ItemView, item: Item): void {
+    if (view instanceof UnshownView) {
+      const next = shownView(item, this.panel);
+      if (!(next instanceof UnshownView)) this.replace(id, view, next);
+      return;
+    }
+    try {
+      view.update(item);
+    } catch (error) {
+      this.replace(id, view, new UnshownView(item, error));
+    }
+  }
+
+  /** Puts NEXT in the place of item ID's view BEFORE. */
+  private replace(id: string, before: ItemView, next: ItemView): void {
+    this.measure.unobserve(before.element);
+    next.element.dataset.item = id;
+    before.element.replaceWith(next.element);
+    this.views.set(id, next);
+    this.measure.observe(next.element);
   }
 
   private unrender(id: string, view: ItemView): void {
