@@ -8,7 +8,7 @@ import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
-import { UnshownView, shownView } from "./unshown";
+import { patchedView, shownView, updatedView } from "./unshown";
 import { replaceIfChanged } from "./keyed";
 import { planView } from "./plan";
 import { planActions } from "./plan-mode";
@@ -131,12 +131,7 @@ export class Transcript {
   patched(id: string, changed: number[]): void {
     if (this.panel.store.tables.items.get(id)?.kind === "plan") this.showPlan();
     const view = this.views.get(id);
-    const item = this.panel.store.tables.items.get(id);
-    try {
-      view?.patched?.(changed);
-    } catch (error) {
-      if (view && item) this.replace(id, view, new UnshownView(item, error));
-    }
+    if (view) this.replace(id, view, patchedView(view, id, changed));
     this.scroll();
   }
 
@@ -209,25 +204,14 @@ export class Transcript {
     return view.element;
   }
 
-  /**
-   * Shows ITEM's new row in VIEW; a view that throws gives way to the line that says the item
-   * could not be shown, and that line to the item's view once its row can be shown again.
-   */
+  /** Shows ITEM's new row in VIEW, or in the view that takes its place (see `updatedView`). */
   private update(id: string, view: ItemView, item: Item): void {
-    if (view instanceof UnshownView) {
-      const next = shownView(item, this.panel);
-      if (!(next instanceof UnshownView)) this.replace(id, view, next);
-      return;
-    }
-    try {
-      view.update(item);
-    } catch (error) {
-      this.replace(id, view, new UnshownView(item, error));
-    }
+    this.replace(id, view, updatedView(view, item, this.panel));
   }
 
-  /** Puts NEXT in the place of item ID's view BEFORE. */
+  /** Puts NEXT in the place of item ID's view BEFORE, when it is another view. */
   private replace(id: string, before: ItemView, next: ItemView): void {
+    if (next === before) return;
     this.measure.unobserve(before.element);
     next.element.dataset.item = id;
     before.element.replaceWith(next.element);
