@@ -7,7 +7,8 @@
 import { parentOf } from "../src/protocol/keys";
 import type { Item } from "../src/protocol/rows";
 import { h, icon } from "./dom";
-import { type ItemView, type Panel, itemView } from "./items";
+import type { ItemView, Panel } from "./items";
+import { patchedView, shownView, updatedView } from "./unshown";
 import { replaceIfChanged } from "./keyed";
 import { planView } from "./plan";
 import { planActions } from "./plan-mode";
@@ -102,7 +103,7 @@ export class Transcript {
       return;
     }
     const view = this.views.get(item.id);
-    if (view) view.update(item);
+    if (view) this.update(item.id, view, item);
     else if (!previous) this.insert(item.id);
     this.regroup(item);
     if (item.kind === "text" && item.done && previous && !previous.done) this.announce(finishedNotice(item));
@@ -129,7 +130,8 @@ export class Transcript {
   /** Shows the blocks a patch changed. */
   patched(id: string, changed: number[]): void {
     if (this.panel.store.tables.items.get(id)?.kind === "plan") this.showPlan();
-    this.views.get(id)?.patched?.(changed);
+    const view = this.views.get(id);
+    if (view) this.replace(id, view, patchedView(view, id, changed));
     this.scroll();
   }
 
@@ -137,7 +139,8 @@ export class Transcript {
   running(): void {
     for (const [id, view] of this.views) {
       const item = this.panel.store.tables.items.get(id);
-      if (item && !item.done && (item.kind === "text" || item.kind === "reasoning")) view.update(item);
+      if (item && !item.done && (item.kind === "text" || item.kind === "reasoning"))
+        this.update(id, view, item);
     }
     this.refresh();
   }
@@ -161,7 +164,7 @@ export class Transcript {
     for (const [id, view] of this.views) {
       const row =
         id !== item.id && parentOf(id) === group ? this.panel.store.tables.items.get(id) : undefined;
-      if (row?.kind === "text") view.update(row);
+      if (row?.kind === "text") this.update(id, view, row);
     }
   }
 
@@ -194,11 +197,26 @@ export class Transcript {
   private render(id: string): HTMLElement {
     const item = this.panel.store.tables.items.get(id);
     if (!item) return h("div");
-    const view = itemView(item, this.panel);
+    const view = shownView(item, this.panel);
     view.element.dataset.item = id;
     this.views.set(id, view);
     this.measure.observe(view.element);
     return view.element;
+  }
+
+  /** Shows ITEM's new row in VIEW, or in the view that takes its place (see `updatedView`). */
+  private update(id: string, view: ItemView, item: Item): void {
+    this.replace(id, view, updatedView(view, item, this.panel));
+  }
+
+  /** Puts NEXT in the place of item ID's view BEFORE, when it is another view. */
+  private replace(id: string, before: ItemView, next: ItemView): void {
+    if (next === before) return;
+    this.measure.unobserve(before.element);
+    next.element.dataset.item = id;
+    before.element.replaceWith(next.element);
+    this.views.set(id, next);
+    this.measure.observe(next.element);
   }
 
   private unrender(id: string, view: ItemView): void {

@@ -8,7 +8,7 @@
 // the block. So the start of a line is held until its text starts, a table row or a fence line
 // until its line ends, a link until it is one (or turns out not to be), and delimiters that end
 // the text after a word until what follows them comes.
-import { asciiSet } from "./chars";
+import { asciiSet, lastOf } from "./chars";
 
 /** Blanks, a bullet or an item number (with or without its delimiter) without text after them. */
 const ITEM_START = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]?)[ \t]*)?$/;
@@ -53,11 +53,11 @@ const DELIMITERS = /[*_`~]{1,3}$/;
  * may be the first of two, and "**a*" shows as emphasis until the second comes.
  */
 export function heldFrom(text: string, atLineStart: boolean, before = ""): number {
-  const newLine = text.lastIndexOf("\n");
+  const newLine = lastOf(text, 10);
   const start = newLine >= 0 ? newLine + 1 : atLineStart ? 0 : -1;
   if (start >= 0 && start < text.length && text.length - start <= LONGEST && undecided(text.slice(start)))
     return start;
-  const link = text.lastIndexOf("[");
+  const link = lastOf(text, 91);
   if (link > newLine && text.length - link <= LONGEST && LINK.test(text.slice(link)))
     return start >= 0 && undecided(text.slice(start, link)) ? start : link;
   const closing = DELIMITERS.exec(text);

@@ -139,7 +139,7 @@ export class ListItems implements Parts {
     const current = this.finish(list, text);
     let done = "";
     for (const item of list.items.slice(0, list.items.length - current.items.length)) {
-      const html = items(this.markdown.render({ ...list, items: [item] }), this.close);
+      const html = this.itemsHtml({ ...list, items: [item] });
       if (html === undefined) return undefined;
       done += html;
     }
@@ -178,7 +178,7 @@ export class ListItems implements Parts {
 
   /** The list's open HTML once the items whose HTML is DONE are finished and CURRENT is the rest. */
   private grown(done: string, current: Tokens.List): Grown | undefined {
-    const own = items(this.markdown.render(current), this.close);
+    const own = this.itemsHtml(current);
     if (own === undefined) return undefined;
     this.done += done;
     this.fresh += done;
@@ -256,7 +256,7 @@ export class ListItems implements Parts {
       }
       if ((item[1] ?? `1${item[3]}`) !== this.kind) return undefined;
       if (current) {
-        const html = items(this.markdown.render({ ...this.shape, items: [current] }), this.close);
+        const html = this.itemsHtml({ ...this.shape, items: [current] });
         if (html === undefined) return undefined;
         done += html;
       }
@@ -266,6 +266,19 @@ export class ListItems implements Parts {
       nested = undefined;
     }
     return current && { done, current: { ...this.shape, items: [current] }, start };
+  }
+
+  /**
+   * The HTML of LIST's items (its body, as `items` takes it from the list's HTML): a tight item
+   * of inline text alone is `<li>`, its inline HTML and `</li>`, as the renderer makes it, without
+   * rendering the list around it.
+   */
+  private itemsHtml(list: Tokens.List): string | undefined {
+    const item = list.items.length === 1 ? list.items[0] : undefined;
+    const text = item && !item.task && item.tokens.length === 1 ? item.tokens[0] : undefined;
+    if (text?.type === "text" && "tokens" in text && text.tokens)
+      return `<li>${this.markdown.renderInline(text.tokens)}</li>\n`;
+    return items(this.markdown.render(list), this.close);
   }
 
   /** The list item of LINE whose text is TEXT, as the lexer makes it in this list. */

@@ -1,6 +1,6 @@
 // Plain words typed at the end of the open block: text that provably only extends the block's
 // HTML with its own escaped self, so that the stream appends it without lexing anything.
-import { asciiKinds } from "./chars";
+import { asciiKinds, lastBlank } from "./chars";
 import { escape } from "./html";
 import type { InlineRun } from "./inline";
 
@@ -78,10 +78,12 @@ export function plainKinds(added: string): number {
  * as its own text (no character in it that could mean more, no "www." that could grow a link).
  */
 export function wordsLine(text: string): boolean {
-  return /^\p{L}/u.test(text) && plainKinds(text) === 1 << WORD && !/www\./i.test(text);
+  return LETTER_START.test(text) && plainKinds(text) === 1 << WORD && !/www\./i.test(text);
 }
 
 const RISKY = /[&:@\\<]/;
+/** A letter at the start (a constant: the bundle makes a pattern with `\p` a `new RegExp`). */
+const LETTER_START = /^\p{L}/u;
 
 /**
  * The end of TEXT's last line when it is a plain run that also ends the block's HTML (SHOWS tells
@@ -139,7 +141,7 @@ export function plainWords(line: PlainEnd, added: string, kinds: number): string
   line.blanks = pending.slice(end);
   if (shown === "") return "";
   if (tick >= 0) line.ticks = true;
-  const blank = Math.max(shown.lastIndexOf(" "), shown.lastIndexOf("\t"));
+  const blank = lastBlank(shown);
   if (blank < 0) line.word += shown;
   else {
     line.word = shown.slice(blank + 1);
