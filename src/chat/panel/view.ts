@@ -4,7 +4,7 @@
  * items, the patches of their changed blocks — and turns the person's actions into rows. No `vscode`
  * import: the editor fills `ViewHost` (file pickers, links, secrets).
  */
-import { ItemStreams } from "./blocks";
+import { ItemStreams } from "./item-streams";
 import {
   rowChanged,
   type FileRef,
@@ -12,27 +12,27 @@ import {
   type OpenChat,
   type PanelMessage,
 } from "../../protocol/messages";
-import { fileRef } from "../../protocol/files";
+import { fileRef } from "../../protocol/file-refs";
 import { parsePanelMessage } from "../../protocol/validate";
 import { sendAgain } from "./fork";
 import { RestoreQuestions, restoreTo } from "./go-back";
 import { Deletions } from "./deletions";
 import { asked, conversation, memory, retried, stopped } from "../make";
-import type { Item, Table } from "../rows";
+import type { Item, Table } from "../row-schemas";
 import type { Runner } from "../runner";
 import type { Decision } from "../approval";
 import type { Change, Store } from "../store";
 import { fetchImage } from "../workspace";
-import { PanelContext } from "./context";
+import { PanelContext } from "./panel-context";
 import { deleteAssistant, listed, personAssistants, saveAssistant } from "./assistants";
 import { reason } from "../../protocol/reason";
 import type { PromptFiles } from "../assistants";
-import { promptEntries, startPrompt, type Started } from "./prompts";
+import { promptEntries, startPrompt, type Started } from "./slash-prompts";
 
-export type { ViewHost } from "./host";
-import type { ViewHost } from "./host";
+export type { ViewHost } from "./view-host";
+import type { ViewHost } from "./view-host";
 import { t } from "../../protocol/l10n";
-import { actOn, editPlan, setMode } from "./plan-mode";
+import { actOn, editPlan, setMode } from "./plan-actions";
 
 /** Items whose text is Markdown, sent as keyed blocks. */
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);

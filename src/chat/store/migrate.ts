@@ -9,7 +9,7 @@
 import { constants } from "node:fs";
 import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { readJournal, writeAtomic, type Reading } from "./file";
 import { putLine } from "./lines";
 import { CHATS, chatPath, formatLine, listLine, type Listing } from "./listing";

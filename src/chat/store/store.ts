@@ -49,7 +49,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { checked, type Conversation, type Item, type Rows, type Table } from "../rows";
+import { checked, type Conversation, type Item, type Rows, type Table } from "../row-schemas";
 import { Appender } from "./appender";
 import { Book } from "./book";
 import { Follower, type Shelves } from "./follower";
