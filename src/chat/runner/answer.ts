@@ -22,15 +22,7 @@ import type { Assistant, Item } from "../row-schemas";
 import { approval, type Waiting } from "./approve";
 import type { RunnerHost } from "./runner-host";
 import { condensingOf } from "../../agent/condense-turn";
-import {
-  compactNow,
-  isCompact,
-  marking,
-  resume,
-  storedCompact,
-  withoutCommands,
-  type Kept,
-} from "./summary";
+import { compactNow, isCompact, marking, resume, storedCompact, withoutCommands, type Kept } from "./summary";
 import type { FileRef } from "../../protocol/file-refs";
 import { historyBefore, type Work } from "./history";
 import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./answer-items";
