@@ -31,8 +31,8 @@ const builds = [
     outdir: "dist",
   },
 ];
-if (existsSync(join(root, "src/execute/main.ts"))) {
-  builds.push({ ...node, entryPoints: { "execute-server": "src/execute/main.ts" }, outdir: "dist" });
+if (existsSync(join(root, "src/execute/cli.ts"))) {
+  builds.push({ ...node, entryPoints: { "execute-server": "src/execute/cli.ts" }, outdir: "dist" });
 }
 if (existsSync(join(root, "src/agent/pdf-bundle.ts"))) {
   // PDF parsing is heavy (~1.5 MB, pdfjs's worker included): its own file, loaded only when a PDF is

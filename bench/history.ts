@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asked, conversation, item } from "../src/chat/make";
-import type { Item } from "../src/chat/rows";
+import type { Item } from "../src/chat/row-schemas";
 import { Store } from "../src/chat/store/store";
 
 const CONVERSATIONS = 1000;

@@ -6,7 +6,7 @@ import { mkdtemp, open, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asked, conversation, item } from "../src/chat/make";
-import type { Item } from "../src/chat/rows";
+import type { Item } from "../src/chat/row-schemas";
 import { Store } from "../src/chat/store/store";
 
 const TEXT = "The answer, as a model writes it: a paragraph of some two hundred characters, ".repeat(3);

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as Markdown from "../src/markdown";
 import type { Store } from "../src/chat/store";
-import type { ItemStreams } from "../src/chat/panel/blocks";
-import type { Answer } from "../src/chat/runner/items";
+import type { ItemStreams } from "../src/chat/panel/item-streams";
+import type { Answer } from "../src/chat/runner/answer-items";
 import type { asked, conversation } from "../src/chat/make";
 import type { Patch } from "../src/protocol/blocks";
 import { answer } from "../test/fixtures/markdown-corpus";
@@ -24,8 +24,8 @@ buildSync({
     contents: [
       `export * from "./markdown";`,
       `export { Store } from "./chat/store";`,
-      `export { ItemStreams } from "./chat/panel/blocks";`,
-      `export { Answer } from "./chat/runner/items";`,
+      `export { ItemStreams } from "./chat/panel/item-streams";`,
+      `export { Answer } from "./chat/runner/answer-items";`,
       `export { asked, conversation } from "./chat/make";`,
     ].join("\n"),
     resolveDir: src,

@@ -3,7 +3,7 @@
  * marks code-block buttons with `data-action`; every link goes to the host, which decides.
  */
 import type { CodeAction } from "../src/protocol/messages";
-import type { PanelBridge } from "./host";
+import type { PanelBridge } from "./bridge";
 import { PLACEHOLDER, loadImage } from "./images";
 
 const ACTIONS: ReadonlySet<string> = new Set<CodeAction>(["copy", "insert", "new-file"]);

@@ -8,7 +8,7 @@ import type { Item } from "../src/protocol/rows";
 import { append, button, fill, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
 import { RestoreMenu } from "./restore-menu";
-import type { PanelState } from "./state";
+import type { PanelState } from "./panel-state";
 import { t } from "../src/protocol/l10n";
 
 /** The models the person can choose, grouped as the composer lists them; `first` an option before them. */

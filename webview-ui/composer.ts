@@ -3,7 +3,7 @@
  * files and `@` context as chips, the model and assistant pickers, Send or Stop, and the context meter.
  */
 import { reason } from "../src/protocol/reason";
-import { usageLine } from "./usage";
+import { usageLine } from "./usage-text";
 import type { ContextEntry, ContextSuggested, FileRef, PromptsListed } from "../src/protocol/messages";
 import { button, compactCount, h, icon } from "./dom";
 import type { Panel } from "./items";
@@ -15,8 +15,8 @@ import { Queue, type Queued } from "./queue";
 
 /** A chip of the message: a file (attached, dropped or pasted) or a reference picked with `@`. */
 type Attached = { file: FileRef } | { entry: ContextEntry };
-import { InstructionsSwitch } from "./instructions";
-import { replaceIfChanged } from "./keyed";
+import { InstructionsSwitch } from "./instruction-chips";
+import { replaceIfChanged } from "./keyed-rows";
 import { PlanSwitch } from "./plan-mode";
 import { t } from "../src/protocol/l10n";
 

@@ -2,7 +2,7 @@
 import { button, h, icon } from "./dom";
 import type { Panel } from "./items";
 import { t } from "../src/protocol/l10n";
-import { around } from "./l10n";
+import { around } from "./page-l10n";
 
 /** The empty state for the store as it is now. */
 export function emptyState(panel: Panel): HTMLElement {

@@ -7,9 +7,9 @@
  */
 import type { ImageLoaded } from "../src/protocol/messages";
 import { h } from "./dom";
-import type { PanelBridge } from "./host";
+import type { PanelBridge } from "./bridge";
 import { t } from "../src/protocol/l10n";
-import { hostOf } from "../src/protocol/url-host";
+import { hostOf } from "../src/protocol/hostname";
 
 /** The selector of a placeholder. */
 export const PLACEHOLDER = "button.remote-image[data-image]";

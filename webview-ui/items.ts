@@ -3,13 +3,13 @@ import { CUT_NOTICE, type Item } from "../src/protocol/rows";
 import { argsOrEmpty } from "../src/protocol/args";
 import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
-import { BlockView } from "./blocks";
+import { BlockView } from "./item-blocks";
 import { inputSummary } from "./call-summary";
 import { append, button, fill, h, icon } from "./dom";
-import type { PanelBridge } from "./host";
-import { withInstructions } from "./instructions";
-import type { PanelState } from "./state";
-import { usageLine } from "./usage";
+import type { PanelBridge } from "./bridge";
+import { withInstructions } from "./instruction-chips";
+import type { PanelState } from "./panel-state";
+import { usageLine } from "./usage-text";
 import { SubagentsView } from "./subagents";
 import { t } from "../src/protocol/l10n";
 

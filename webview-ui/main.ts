@@ -1,23 +1,23 @@
 /** The side panel's entry: builds the page, follows the host's messages and wires what the person does. */
 // First: the translations are set before any module makes a text.
-import "./l10n";
+import "./page-l10n";
 // Importing the stylesheet makes esbuild write webview.css beside webview.js.
 import "./style.css";
 import type { HostMessage, RowsChanged } from "../src/protocol/messages";
-import { BlockText } from "./blocks";
-import { ChatList } from "./list";
+import { BlockText } from "./item-blocks";
+import { ChatList } from "./chat-list";
 import { Composer } from "./composer";
 import { h } from "./dom";
 import { emptyState } from "./empty";
-import { connect } from "./host";
+import { connect } from "./bridge";
 import type { Panel } from "./items";
 import { MemoryPage, assistantsPage, pluginsPage, skillsPage } from "./pages";
-import { PanelState, type RowsDelta } from "./state";
+import { PanelState, type RowsDelta } from "./panel-state";
 import { Tabs } from "./tabs";
 import { Transcript } from "./transcript";
 import { wireBlocks } from "./actions";
 import { imageAnswered } from "./images";
-import { PendingBar } from "./pending";
+import { PendingBar } from "./pending-bar";
 import { restoreAsked, restoreDone } from "./restore-menu";
 import { t } from "../src/protocol/l10n";
 

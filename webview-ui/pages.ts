@@ -3,10 +3,10 @@ import type { Assistant, Memory, Plugin, Skill } from "../src/protocol/rows";
 import { button, h } from "./dom";
 import { RowEditor } from "./row-editor";
 import type { Panel } from "./items";
-import { byKey } from "./state";
-import { reconcile } from "./keyed";
+import { byKey } from "./panel-state";
+import { reconcile } from "./keyed-rows";
 import { t } from "../src/protocol/l10n";
-import { around } from "./l10n";
+import { around } from "./page-l10n";
 
 /** A fresh id for a row the person makes (time first, so new rows sort last). */
 export function freshId(prefix: string): string {

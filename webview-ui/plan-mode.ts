@@ -6,7 +6,7 @@
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { Panel } from "./items";
-import { byKey } from "./state";
+import { byKey } from "./panel-state";
 import { t } from "../src/protocol/l10n";
 
 /** Whether the open conversation is in Plan mode. */

@@ -7,7 +7,7 @@
 import type { RestoreAsked, RestoreDone } from "../src/protocol/messages";
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
-import type { PanelBridge } from "./host";
+import type { PanelBridge } from "./bridge";
 import { t } from "../src/protocol/l10n";
 import type { Panel } from "./items";
 

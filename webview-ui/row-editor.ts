@@ -3,7 +3,7 @@
  * skills and plugins. Fields are plain inputs; saving posts the edited row to the host.
  */
 import { button, h } from "./dom";
-import { reconcile } from "./keyed";
+import { reconcile } from "./keyed-rows";
 import { t } from "../src/protocol/l10n";
 
 /** One field of the form. */

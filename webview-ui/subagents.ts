@@ -8,7 +8,7 @@ import type { Subagent, SubagentStep, Usage } from "../src/protocol/rows";
 import { t } from "../src/protocol/l10n";
 import { compactCount, fill, h, icon } from "./dom";
 import { inputSummary } from "./call-summary";
-import { usageLine } from "./usage";
+import { usageLine } from "./usage-text";
 
 const STATE_ICONS: Record<Subagent["state"], string> = {
   running: "loading codicon-modifier-spin",

@@ -9,10 +9,10 @@ import type { Item } from "../src/protocol/rows";
 import { h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
 import { patchedView, shownView, updatedView } from "./unshown";
-import { replaceIfChanged } from "./keyed";
+import { replaceIfChanged } from "./keyed-rows";
 import { planView } from "./plan";
 import { planActions } from "./plan-mode";
-import { byKey } from "./state";
+import { byKey } from "./panel-state";
 import { t } from "../src/protocol/l10n";
 
 /** How far past each edge of the viewport items stay in the DOM, in pixels (find, select and Tab reach them). */

@@ -3,7 +3,7 @@
  * creation order, and the small functions over models and sources the panel shows.
  */
 import { randomBytes } from "node:crypto";
-import type { FileRef } from "../protocol/files";
+import type { FileRef } from "../protocol/file-refs";
 import { isIP } from "node:net";
 import {
   checked,
@@ -16,7 +16,7 @@ import {
   type MemorySource,
   type Plugin,
   type Skill,
-} from "./rows";
+} from "./row-schemas";
 
 // Base 36 in ASCII order, so a key's text sorts as its number does.
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";

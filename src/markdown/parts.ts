@@ -1,10 +1,10 @@
 // The open last block when it is a list or a table: its finished items or rows keep the HTML they
-// were given, and a delta re-renders only the item or row still being written (list.ts, table.ts).
+// were given, and a delta re-renders only the item or row still being written (list-block.ts, table.ts).
 // A new item or row then costs its own length, not the whole list's or table's.
 import type { Token, Tokens } from "marked";
 import type { Links, Markdown } from "./render";
 import type { Parts } from "./grown";
-import { ListItems } from "./list";
+import { ListItems } from "./list-block";
 import { TableRows } from "./table";
 
 export type { Grown, Parts } from "./grown";

@@ -1,7 +1,7 @@
 // Patches between two renders of an item, applying them to a replica, and merging patches that
 // wait for the same send.
 import { applyPatch, type Block, type BlockChange, type Patch } from "../protocol/blocks";
-import { change } from "./changes";
+import { change } from "./block-changes";
 
 /** The patch that turns PREVIOUS into NEXT (the blocks of the item KEY). */
 export function patch(previous: readonly Block[], next: readonly Block[], key: string): Patch {

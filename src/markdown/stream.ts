@@ -7,7 +7,7 @@ import { escape, flat } from "./html";
 import { define, hasDefinition, markdownFor, type Links, type Markdown, type RenderOptions } from "./render";
 import { openParts, type Parts } from "./parts";
 import { References } from "./references";
-import { Changes } from "./changes";
+import { Changes } from "./block-changes";
 import { Renders } from "./renders";
 import { closable, fenceLine, type OpenFence } from "./open";
 import { Incoming } from "./held";

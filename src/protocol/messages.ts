@@ -16,8 +16,8 @@ import type {
   Tables,
 } from "./rows";
 
-export type { FileRef } from "./files";
-import type { FileRef } from "./files";
+export type { FileRef } from "./file-refs";
+import type { FileRef } from "./file-refs";
 
 /** The open conversation: its items in key order and the rendered blocks of those shown as Markdown. */
 export interface OpenChat {

@@ -3,7 +3,7 @@
  * the webview bundle can import them. They mirror the stored rows field for field (src/chat); a
  * plugin's key is never in a row (it stays in the editor's secret storage), only whether one is set.
  */
-import type { FileRef } from "./files";
+import type { FileRef } from "./file-refs";
 
 /** An agent a person talks to; `tools` and `approve` are tool names by commas (`tools` "" is all). */
 export interface Assistant {

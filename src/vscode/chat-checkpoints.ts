@@ -7,8 +7,8 @@
  */
 import vscode = require("vscode");
 import type { ChatCheckpoint } from "../chat/checkpoints";
-import type { Item } from "../chat/rows";
-import type { CheckpointReview } from "./checkpoints";
+import type { Item } from "../chat/row-schemas";
+import type { CheckpointReview } from "./checkpoint-review";
 import { core } from "./core";
 import { reason } from "../protocol/reason";
 

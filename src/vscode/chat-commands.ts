@@ -2,7 +2,7 @@ import vscode = require("vscode");
 import type { Opened } from "./conversations";
 import { pickWorkspaceFiles, type PanelProvider } from "./panel";
 import { core } from "./core";
-import { fileRef } from "../protocol/files";
+import { fileRef } from "../protocol/file-refs";
 import { settings } from "./settings";
 
 /** The commands that act on conversations in the side panel. */

@@ -5,7 +5,7 @@
  */
 import vscode = require("vscode");
 import type { Agent, Model, Tool } from "../agent/types";
-import type { Subagent, Usage } from "../chat/rows";
+import type { Subagent, Usage } from "../chat/row-schemas";
 import { core } from "./core";
 import type { Models } from "./models";
 

@@ -5,7 +5,7 @@
  */
 import vscode = require("vscode");
 import { core } from "./core";
-import { repositoryOf } from "./git";
+import { repositoryOf } from "./git-api";
 import type { Models } from "./models";
 
 /** Registers `tandem.generateCommitMessage` (the Source Control view's title bar, and the command palette). */

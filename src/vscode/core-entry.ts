@@ -28,7 +28,7 @@ export { Delegates, SUBAGENT_TOOLS } from "../chat/runner";
 export { prepareChatViewRun, openedAfter, wordsOf, FALLBACK_ASSISTANT } from "../chat/runner";
 export { readAssistantFiles } from "../chat/assistants";
 export { PersonAssistants } from "../chat/assistants";
-export { secretKey } from "../chat/rows";
+export { secretKey } from "../chat/row-schemas";
 export { PanelView, planFiles } from "../chat/panel";
 export { Kept } from "../chat/panel";
 export { sweepKept } from "../chat/panel";

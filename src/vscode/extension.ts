@@ -1,14 +1,14 @@
 import { loaded } from "./clock";
 import { apiReady } from "./api-clock";
 import vscode = require("vscode");
-import { approvalSettings, askByNotification, commandRules } from "./approval";
+import { approvalSettings, askByNotification, commandRules } from "./approval-settings";
 import { registerChatCommands } from "./chat-commands";
 import { ChatCheckpoints, registerChatRestore } from "./chat-checkpoints";
-import { CheckpointReview, followCheckpoints } from "./checkpoints";
+import { CheckpointReview, followCheckpoints } from "./checkpoint-review";
 import { registerCheck } from "./check";
 import { registerCommands } from "./commands";
 import { registerCommitMessage } from "./commit";
-import { registerExecute } from "./execute";
+import { registerExecute } from "./execute-api";
 import {
   agentTools,
   openConversations,
@@ -17,12 +17,12 @@ import {
   workspaceRoot,
   type Opened,
 } from "./conversations";
-import { VsCodeEditor } from "./editor";
-import { editorFacts } from "./facts";
+import { VsCodeEditor } from "./vscode-editor";
+import { editorFacts } from "./editor-facts";
 import { Models } from "./models";
 import { registerPanel } from "./panel";
 import { registerParticipant } from "./participant";
-import { PendingReview } from "./pending";
+import { PendingReview } from "./pending-review";
 import { registerProvider } from "./provider";
 import { registerQuickFix } from "./quickfix";
 import { reportIgnoredSettings } from "./settings";
@@ -30,7 +30,7 @@ import { Status } from "./status";
 import type { Store } from "../chat/store";
 import { setBundle } from "../protocol/l10n";
 import { logged } from "./failures";
-import { promptReader } from "./prompts";
+import { promptReader } from "./prompt-folders";
 
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();

@@ -1,7 +1,7 @@
 import vscode = require("vscode");
 import { described, factsKey, memoryFacts, type Facts } from "../agent/facts";
 import type { Model } from "../agent/types";
-import type { Choice } from "../chat/rows";
+import type { Choice } from "../chat/row-schemas";
 import type { EndpointSetting as CatalogueEndpoint } from "../chat/models";
 import { lmModel } from "./lm-model";
 import { endpointKey, endpointSettings, settings, type EndpointSetting } from "./settings";

@@ -1,9 +1,9 @@
-import type { PersonKept, PanelView, ViewHost, ContextHost } from "../chat/panel";
+import type { PersonKept, PanelView, ViewHost, PanelContextHost } from "../chat/panel";
 import type { PromptFiles } from "../chat/assistants";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import vscode = require("vscode");
-import { fileRef, type FileRef } from "../protocol/files";
+import { fileRef, type FileRef } from "../protocol/file-refs";
 import type { HostMessage, PendingFile } from "../protocol/messages";
 import type { Opened } from "./conversations";
 import { repositoryAssistants, workspaceRoot } from "./conversations";
@@ -13,9 +13,9 @@ import { currentBundle } from "../protocol/l10n";
 import type { Models } from "./models";
 import { core } from "./core";
 import { logged, shown } from "./failures";
-import type { PendingReview } from "./pending";
-import type { CheckpointReview } from "./checkpoints";
-import { editorContext } from "./context";
+import type { PendingReview } from "./pending-review";
+import type { CheckpointReview } from "./checkpoint-review";
+import { editorContext } from "./editor-context";
 import { reason } from "../protocol/reason";
 
 /** What the panel reaches: the conversations (opened on first use) and the models. */
@@ -119,7 +119,7 @@ export class PanelProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly parts: PanelParts,
-    private readonly context?: ContextHost,
+    private readonly context?: PanelContextHost,
   ) {}
 
   async resolveWebviewView(view: vscode.WebviewView) {

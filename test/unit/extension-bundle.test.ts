@@ -91,12 +91,12 @@ describe("dist/extension.js, what VS Code loads at activation", function () {
       ...extensionBundle(true),
       entryPoints: undefined,
       stdin: {
-        contents: 'import { itemRow } from "./src/chat/rows";\nexport const shape = itemRow;\n',
+        contents: 'import { itemRow } from "./src/chat/row-schemas";\nexport const shape = itemRow;\n',
         resolveDir: root,
         loader: "ts",
         sourcefile: "src/vscode/eager.ts",
       },
     });
-    assert.deepEqual(heavyChains(eager), ["zod: src/vscode/eager.ts -> src/chat/rows.ts -> zod"]);
+    assert.deepEqual(heavyChains(eager), ["zod: src/vscode/eager.ts -> src/chat/row-schemas.ts -> zod"]);
   });
 });

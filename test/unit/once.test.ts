@@ -42,7 +42,7 @@ describe("rules written once", () => {
     const unwaited = holding(
       /\bvoid (view\.webview\.postMessage|vscode\.commands\.executeCommand|vscode\.env\.openExternal|api\.start|openInWorkspace|codeAction)\(/,
       "src/vscode/panel.ts",
-      "src/vscode/execute.ts",
+      "src/vscode/execute-api.ts",
     );
     assert.deepEqual({ dropped, unwaited }, { dropped: [], unwaited: [] });
   });

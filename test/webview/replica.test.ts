@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { keyed, stream } from "../../src/markdown";
 import { corpus, random } from "../fixtures/markdown-corpus";
-import { BlockText } from "../../webview-ui/blocks";
+import { BlockText } from "../../webview-ui/item-blocks";
 import { steps } from "../../webview-ui/plan";
 import { inputSummary } from "../../webview-ui/call-summary";
 

@@ -2,7 +2,7 @@
 import type { HostMessage, Snapshot } from "../../src/protocol/messages";
 import type { Item } from "../../src/protocol/rows";
 import { stream } from "../../src/markdown";
-import { fileRef } from "../../src/protocol/files";
+import { fileRef } from "../../src/protocol/file-refs";
 
 /** An item of conversation `chat` with the given fields (the rest empty). */
 export function item(id: string, kind: Item["kind"], fields: Partial<Item> = {}, chat = "c1"): Item {

@@ -38,7 +38,7 @@ import {
   visible,
 } from "../workspace";
 import { t } from "../../protocol/l10n";
-import { hostOf } from "../../protocol/url-host";
+import { hostOf } from "../../protocol/hostname";
 
 /**
  * What "Always allow" lets by: every call of a tool or fetches of a host for the rest of a

@@ -1,5 +1,5 @@
 /** The assistants room's door: what the rest of src uses from src/chat/assistants/. */
-export { asRepository, readAssistantFiles, REPOSITORY } from "./files";
+export { asRepository, readAssistantFiles, REPOSITORY } from "./assistant-files";
 export { inPlayOf, instructionsText, notesOf, requestInstructions } from "./instructions-text";
 export { instructionLimits, readInstructions } from "./instructions";
 export type { InstructionFile, Instructions } from "./instructions";
@@ -11,8 +11,8 @@ export {
   personValue,
   setByWorkspace,
   stricterLimit,
-} from "./settings";
-export type { Ignored, PersonSetting } from "./settings";
+} from "./person-settings";
+export type { Ignored, PersonSetting } from "./person-settings";
 export { loadSkill, readFolderSkills, readSkills } from "./skills";
 export { promptNamed, promptPlaces, PROMPT_FOLDERS, readPromptPlaces, slashCommand } from "./prompt-files";
 export type { PromptFile, PromptFiles, PromptPlace } from "./prompt-files";

@@ -3,7 +3,7 @@
  * far), the text the model is given, and the list the answer keeps for its chips.
  */
 import { instructionLimits, readInstructions, type InstructionFile, type Instructions } from "./instructions";
-import type { InstructionNote, Item } from "../rows";
+import type { InstructionNote, Item } from "../row-schemas";
 import { argText } from "../../protocol/args";
 import type { PendingList } from "../pending";
 

@@ -9,7 +9,7 @@ import { t } from "../../protocol/l10n";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { assistantRow, type Assistant } from "../rows";
+import { assistantRow, type Assistant } from "../row-schemas";
 import { writeAtomic } from "../store";
 
 /** The prefix of a person's assistant's id: `user:` and the id it was made with. */

@@ -8,7 +8,7 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "../../agent/tool";
-import type { Skill } from "../rows";
+import type { Skill } from "../row-schemas";
 import type { Grouped } from "../approval";
 import { reason as thrown } from "../../agent/perform";
 import { named, type Folder } from "../workspace";

@@ -21,7 +21,7 @@ import {
 import { open as openAsync } from "node:fs/promises";
 import { join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { code, removeQuietly, temporary, writeAll } from "./files";
+import { code, removeQuietly, temporary, writeAll } from "./whole-writes";
 
 /** What putting bytes in the store did. */
 export interface Put {

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { item, keyTime, newKey } from "../make";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 
 /** How every Chat session's conversation key begins. */
 export const CHAT_VIEW = "chat-view-";

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync
 import { join, resolve } from "node:path";
 import { Blobs } from "./blobs";
 import { overLimit, unneeded } from "./collect";
-import { removeQuietly, syncFolder, writeWhole } from "./files";
+import { removeQuietly, syncFolder, writeWhole } from "./whole-writes";
 import { t } from "../../protocol/l10n";
 import { reason } from "../../agent/perform";
 import { interruptedRestore, readRecords, type Checkpoint, type Interrupted, type Journal } from "./records";
@@ -31,7 +31,7 @@ import {
   type Version,
 } from "./manifest";
 import { applyPlan, filesOf, plan } from "./put-back";
-import type { Ignore, Note } from "./scan";
+import type { Ignore, Note } from "./stat-walk";
 import { Survey, type Looked as Scanned } from "./survey";
 import { StatIndex } from "./stat-index";
 import { tryLock, type Lock } from "../store";
@@ -39,7 +39,7 @@ import { tryLock, type Lock } from "../store";
 export type { Version } from "./manifest";
 export type { Checkpoint, Interrupted } from "./records";
 export type { Change, Entry } from "./manifest";
-export type { Note, Ignore } from "./scan";
+export type { Note, Ignore } from "./stat-walk";
 
 /** Where the workspace and the store are, and the limits. */
 export interface Options {

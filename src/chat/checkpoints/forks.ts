@@ -6,7 +6,7 @@
  * of a copied message is found (through any number of forks), and an original's checkpoints are
  * kept while a fork still names them, even once the original conversation is deleted.
  */
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 
 /** A person's message as the checkpoint store keys it: its conversation and its id. */
 export interface Asked {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Blobs } from "./blobs";
-import { sized } from "./scan";
+import { sized } from "./stat-walk";
 
 const HASH = z.string().regex(/^[0-9a-f]{64}$/);
 

@@ -19,9 +19,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { Blobs } from "./blobs";
-import { code, removeQuietly } from "./files";
+import { code, removeQuietly } from "./whole-writes";
 import { same, type Entry, type Manifest } from "./manifest";
-import type { Note } from "./scan";
+import type { Note } from "./stat-walk";
 import { statData, type StatIndex } from "./stat-index";
 
 /** One change a restore makes. */

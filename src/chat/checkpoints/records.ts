@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { code, removeQuietly } from "./files";
+import { code, removeQuietly } from "./whole-writes";
 import { t } from "../../protocol/l10n";
 
 const Note = z.object({ path: z.string(), why: z.string() });

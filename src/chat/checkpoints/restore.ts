@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { t } from "../../protocol/l10n";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { knownCheckpoint, messageOf, type ChatCheckpoint } from "./chat-view";
 import type { Since, Taken, TurnCheckpoints } from "./turns";
 import { restoreQuestion, unsavedAmong, type OpenDocument } from "./words";

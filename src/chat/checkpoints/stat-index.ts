@@ -8,7 +8,7 @@
  * of the entries changed since, so a checkpoint after one change appends one line.
  */
 import { appendFileSync, readFileSync, type BigIntStats } from "node:fs";
-import { code, removeQuietly, writeWhole } from "./files";
+import { code, removeQuietly, writeWhole } from "./whole-writes";
 
 /** The stat data that says whether a file may have changed. */
 export interface Stat {

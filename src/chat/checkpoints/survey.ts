@@ -6,7 +6,7 @@
  * change the watcher did not report stops trusting it for the rest of the session.
  */
 import { compare, type Manifest } from "./manifest";
-import { noteOf, rescan, scan, type Note, type ScanOptions, type Scanned } from "./scan";
+import { noteOf, rescan, scan, type Note, type ScanOptions, type Scanned } from "./stat-walk";
 import { Watch } from "./watch";
 
 const WALK_EVERY = 20;

@@ -11,10 +11,10 @@
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { Checkpoints, type Change, type Checkpoint, type Restored, type Version } from "./checkpoints";
-import type { Ignore } from "./scan";
+import type { Ignore } from "./stat-walk";
 import { originals } from "./forks";
 import { finishedText, notRestoredText, quoted, reasonText, restoredText } from "./words";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { t } from "../../protocol/l10n";
 import { reason } from "../../protocol/reason";
 

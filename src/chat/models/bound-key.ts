@@ -2,7 +2,7 @@
  * An endpoint's API key is bound to the origin (scheme://host:port) it was set for. Before the key goes
  * to another origin the person is asked; a "no" keeps it home. Every key Tandem sends is chosen here.
  */
-import type { Secrets } from "../rows";
+import type { Secrets } from "../row-schemas";
 import { t } from "../../protocol/l10n";
 
 /** The name of the endpoint made from AI_URL / AI_MODEL / AI_API_KEY. */

@@ -9,7 +9,7 @@ import { scrub } from "../../agent/scrub";
 import { editorId, endpointId, endpointKey, placeOf, type Place } from "./id";
 import { localChoices, LOCAL_SERVERS, PROBE_MS, type LocalServer } from "./local";
 import { EDITOR_GROUP, ENDPOINT_GROUP } from "../make";
-import type { Choice } from "../rows";
+import type { Choice } from "../row-schemas";
 import { reason } from "../../protocol/reason";
 
 export * from "./id";

@@ -5,7 +5,7 @@
 
 import { localId } from "./id";
 import { LOCAL_GROUP } from "../make";
-import type { Choice } from "../rows";
+import type { Choice } from "../row-schemas";
 
 /** A kind of local model server and the port it listens on. */
 export interface LocalServer {

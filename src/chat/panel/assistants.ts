@@ -8,9 +8,9 @@
 import { reason } from "../../protocol/reason";
 import { t } from "../../protocol/l10n";
 import { PERSON } from "../assistants";
-import type { Assistant } from "../rows";
+import type { Assistant } from "../row-schemas";
 import type { Store } from "../store";
-import type { ViewHost } from "./host";
+import type { ViewHost } from "./view-host";
 
 /** Where the person's own assistants for every workspace are kept (absent: the panel offers none). */
 export interface PersonKept {

@@ -15,7 +15,7 @@ import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NotRegularError, openRegular } from "../../agent/regular";
 import type { Attachment } from "../../agent/types";
-import { fileRef, type FileRef } from "../../protocol/files";
+import { fileRef, type FileRef } from "../../protocol/file-refs";
 import type { ContextRef } from "../../protocol/messages";
 import { MAX_IMAGE_BYTES, rasterType, nameFolders, placesOf, inside } from "../workspace";
 import { t } from "../../protocol/l10n";

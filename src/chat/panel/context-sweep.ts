@@ -8,7 +8,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { KEPT } from "./context-refs";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 
 /** The names of the kept files (`<sha256>.<ext>`) the messages of `items` refer to. */
 export function keptNames(items: Iterable<Item>): Set<string> {

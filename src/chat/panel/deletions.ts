@@ -2,7 +2,7 @@
  * A conversation deleted from the panel, with a moment to bring it back: its rows are kept for a
  * few seconds, then the deletion is final (and what only it used, such as kept context files, goes).
  */
-import type { Item, Rows } from "../rows";
+import type { Item, Rows } from "../row-schemas";
 import type { Store } from "../store";
 
 /** How long a deleted conversation can be brought back. */

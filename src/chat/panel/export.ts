@@ -1,5 +1,5 @@
 /** A conversation written out for the person: Markdown to read, JSON to keep or process. */
-import type { Conversation, Item } from "../rows";
+import type { Conversation, Item } from "../row-schemas";
 
 const FORMAT = 1;
 

@@ -6,10 +6,10 @@
  * both stay whole in the list. Regenerating the latest answer writes a retry item in place, as the
  * Retry button does; regenerating an earlier one forks the same way, with the message unchanged.
  */
-import { fileRef, type FileRef } from "../../protocol/files";
+import { fileRef, type FileRef } from "../../protocol/file-refs";
 import type { PanelMessage } from "../../protocol/messages";
 import { asked, conversation, newKey, retried } from "../make";
-import type { Item, State } from "../rows";
+import type { Item, State } from "../row-schemas";
 import { FINAL, parentOf } from "../runner";
 import type { Store } from "../store";
 import type { ViewHost } from "./view";

@@ -8,9 +8,9 @@ import { t } from "../../protocol/l10n";
 import type { HostMessage, PanelMessage } from "../../protocol/messages";
 import { copiedBefore } from "./fork";
 import { conversation } from "../make";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Store } from "../store";
-import type { ViewHost } from "./host";
+import type { ViewHost } from "./view-host";
 import { reason } from "../../protocol/reason";
 
 /** What the title of a conversation taken back to a message adds to its original's, in English (the title says it in the person's language). */

@@ -1,10 +1,11 @@
 /**
  * The side panel's host half: it keeps one panel (a replica) in step with the store through the
  * protocol — a snapshot when the panel (re)loads, then only the rows that changed and, for Markdown
- * items, the patches of their changed blocks — and turns the person's actions into rows. No `vscode`
+ * items, the patches of their changed blocks — and turns the person's actions into rows (their
+ * messages: person-messages.ts; their edits of the small tables: row-edits.ts). No `vscode`
  * import: the editor fills `ViewHost` (file pickers, links, secrets).
  */
-import { ItemStreams } from "./blocks";
+import { ItemStreams } from "./item-streams";
 import {
   rowChanged,
   type FileRef,
@@ -12,27 +13,26 @@ import {
   type OpenChat,
   type PanelMessage,
 } from "../../protocol/messages";
-import { fileRef } from "../../protocol/files";
 import { parsePanelMessage } from "../../protocol/validate";
 import { sendAgain } from "./fork";
 import { RestoreQuestions, restoreTo } from "./go-back";
 import { Deletions } from "./deletions";
-import { asked, conversation, memory, retried, stopped } from "../make";
-import type { Item, Table } from "../rows";
+import { retried, stopped } from "../make";
+import type { Item, Table } from "../row-schemas";
 import type { Runner } from "../runner";
 import type { Decision } from "../approval";
 import type { Change, Store } from "../store";
 import { fetchImage } from "../workspace";
-import { PanelContext } from "./context";
+import { PanelContext } from "./panel-context";
 import { deleteAssistant, listed, personAssistants, saveAssistant } from "./assistants";
 import { reason } from "../../protocol/reason";
-import type { PromptFiles } from "../assistants";
-import { promptEntries, startPrompt, type Started } from "./prompts";
+import { PersonMessages } from "./person-messages";
+import { editRow } from "./row-edits";
 
-export type { ViewHost } from "./host";
-import type { ViewHost } from "./host";
+export type { ViewHost } from "./view-host";
+import type { ViewHost } from "./view-host";
 import { t } from "../../protocol/l10n";
-import { actOn, editPlan, setMode } from "./plan-mode";
+import { setMode } from "./plan-actions";
 
 /** Items whose text is Markdown, sent as keyed blocks. */
 const MARKDOWN = new Set(["text", "reasoning", "plan"]);
@@ -55,6 +55,7 @@ export class PanelView {
   private readonly context: PanelContext;
   private readonly questions: RestoreQuestions;
   private readonly deletions: Deletions;
+  private readonly messages: PersonMessages;
 
   constructor(
     private readonly store: Store,
@@ -69,6 +70,14 @@ export class PanelView {
         void store
           .findItems((i) => i.files.length > 0, '"files":[{')
           .then((kept) => this.context.forget(rows, kept)),
+    );
+    this.messages = new PersonMessages(
+      store,
+      runner,
+      host,
+      this.context,
+      () => this.chat,
+      (chat) => this.openChat(chat),
     );
     this.blocks = new ItemStreams((patch) => host.send({ type: "blocks", patch }));
     for (const table of FOLLOWED) {
@@ -95,30 +104,14 @@ export class PanelView {
     switch (m.type) {
       case "ready":
         return this.snapshot();
-      case "send": {
-        // The references are read now: the message carries what they held when it was sent.
-        const context = await this.context.resolve(m.context ?? []);
-        const files = [...m.files, ...context];
-        const started = await this.startPrompt(m.text, files, m.model);
-        await this.send(
-          m.chat,
-          m.text,
-          started?.files ?? files,
-          started?.model ?? m.model,
-          m.assistant,
-          m.instructions,
-          started?.prompt,
-          m.mode,
-        );
-        return;
-      }
+      case "send":
+        return this.messages.written(m);
       case "steer":
-        return this.steer(m);
+        return this.messages.steer(m);
       case "suggest":
         return this.context.suggest(m.query);
       case "prompts":
-        this.host.send({ type: "prompts", prompts: promptEntries(await this.prompts()) });
-        return;
+        return this.messages.listPrompts();
       case "paste":
         return this.context.paste(m.name, m.data);
       case "retry":
@@ -147,22 +140,20 @@ export class PanelView {
         return this.openChat("");
       case "openChat":
         return this.openChat(m.chat);
-      case "rename": {
-        const row = this.store.get("conversations", m.chat);
-        if (row)
-          this.store.put("conversations", { ...row, title: m.title.trim().slice(0, 200) || row.title });
-        return;
-      }
-      case "instructions": {
-        const row = this.store.get("conversations", m.chat);
-        if (row) this.store.put("conversations", { ...row, instructions: m.on });
-        return;
-      }
+      case "rename":
+      case "instructions":
+      case "saveSkill":
+      case "deleteSkill":
+      case "savePlugin":
+      case "deletePlugin":
+      case "forget":
+      case "remember":
+        return editRow(this.store, this.host, m);
       case "mode":
         return setMode(this.store, m.chat, m.mode);
       case "act":
       case "editPlan":
-        return this.plan(m.type, m.item);
+        return this.messages.plan(m.type, m.item);
       case "deleteChat":
         return this.deleteChat(m.chat);
       case "undoDelete":
@@ -172,33 +163,6 @@ export class PanelView {
         return saveAssistant(this.store, this.host, m.assistant);
       case "deleteAssistant":
         return deleteAssistant(this.store, this.host, m.id);
-      case "saveSkill":
-        this.store.put("skills", m.skill);
-        return;
-      case "deleteSkill":
-        this.store.delete("skills", m.id);
-        return;
-      case "savePlugin": {
-        const { key, ...rest } = m.plugin;
-        const before = this.store.get("plugins", rest.id);
-        if (key !== undefined) await this.host.pluginKey(rest.id, key);
-        const secret = key === undefined ? (before?.secret ?? false) : key !== "";
-        this.store.put("plugins", { ...rest, secret, status: before?.status ?? "" });
-        return;
-      }
-      case "deletePlugin":
-        await this.host.pluginKey(m.id, "");
-        this.store.delete("plugins", m.id);
-        return;
-      case "forget":
-        this.store.delete("memories", m.id);
-        return;
-      case "remember": {
-        const text = m.text.trim();
-        if (text && this.store.get("assistants", m.agent))
-          this.store.put("memories", memory(m.agent, text, { from: "person", chat: "", title: "" }));
-        return;
-      }
       case "attach":
         return this.attach(await this.host.pickFiles());
       case "drop":
@@ -226,7 +190,7 @@ export class PanelView {
   }
 
   /** The person's message: a new conversation when none is open; durable before its run starts. */
-  async send(
+  send(
     chat: string,
     text: string,
     files: FileRef[],
@@ -236,104 +200,12 @@ export class PanelView {
     prompt?: Item["prompt"],
     mode?: "plan",
   ): Promise<string> {
-    let id = chat;
-    if (!id || !this.store.get("conversations", id)) {
-      const agent = assistant || this.store.rows("assistants")[0]?.id || "";
-      const row = conversation(agent, text.replace(/\s+/g, " ").trim().slice(0, 60));
-      // The switch as the person set it before the conversation existed.
-      this.store.put("conversations", {
-        ...row,
-        ...(instructions === false ? { instructions } : {}),
-        ...(mode ? { mode } : {}),
-      });
-      id = row.id;
-    }
-    if (id !== this.chat) this.openChat(id);
-    // The kind of a file is the host's to say, from its name, whatever the panel sent.
-    const attached = files.map((f) => fileRef(f.path, f.name));
-    const item = asked(text, id, model, attached);
-    await this.store.putDurable("items", prompt ? { ...item, prompt } : item);
-    return id;
+    return this.messages.send(chat, text, files, model, assistant, instructions, prompt, mode);
   }
 
   /** The Plan mode command: the panel switches its Plan switch, as if the person clicked it. */
   togglePlan(): void {
     this.host.send({ type: "togglePlan" });
-  }
-
-  /** "Act on this plan" or "Edit plan" on the answer's text item KEY; a failure is said in the composer. */
-  private async plan(action: "act" | "editPlan", key: string): Promise<void> {
-    try {
-      if (action === "editPlan") return await editPlan(this.store, this.host, key);
-      const { chat, text } = await actOn(this.store, this.host, key);
-      setMode(this.store, chat, "act");
-      await this.send(chat, text, [], "", "");
-    } catch (error) {
-      this.host.send({ type: "notice", level: "warning", text: reason(error) });
-    }
-  }
-
-  /**
-   * A queued message sent now: it joins the run of its conversation going on (see `Runner.steer`).
-   * With no run going on (it ended meanwhile), or as a `/` command or prompt file, it is an ordinary message.
-   */
-  private async steer(m: Extract<PanelMessage, { type: "steer" }>): Promise<void> {
-    const files = [...m.files, ...(await this.context.resolve(m.context ?? []))];
-    const runner = this.runner;
-    if (!runner?.running(m.chat) || m.text.trimStart().startsWith("/")) {
-      const started = await this.startPrompt(m.text, files, m.model);
-      await this.send(
-        m.chat,
-        m.text,
-        started?.files ?? files,
-        started?.model ?? m.model,
-        "",
-        undefined,
-        started?.prompt,
-      );
-      return;
-    }
-    const attached = files.map((f) => fileRef(f.path, f.name));
-    await runner.steer(asked(m.text, m.chat, m.model, attached));
-  }
-
-  /** The prompt files the person can start here (none when the editor reads none). */
-  private async prompts(): Promise<PromptFiles> {
-    try {
-      return (await this.host.prompts?.()) ?? { prompts: [], skipped: [] };
-    } catch (error) {
-      this.host.refused?.(`prompt files: ${reason(error)}`);
-      return { prompts: [], skipped: [] };
-    }
-  }
-
-  /**
-   * What a message starting a prompt file (`/name args`) becomes, telling the person what the file
-   * asked for and did not get; undefined when it starts none or the file's text cannot be kept.
-   */
-  private async startPrompt(text: string, files: FileRef[], model: string): Promise<Started | undefined> {
-    if (!text.trimStart().startsWith("/")) return undefined;
-    try {
-      const started = await startPrompt(
-        text,
-        files,
-        model,
-        await this.prompts(),
-        await this.host.choices(),
-        this.context,
-        this.context.editor,
-      );
-      if (started?.notes.length)
-        this.host.send({ type: "notice", level: "warning", text: started.notes.join("\n") });
-      return started;
-    } catch (error) {
-      this.host.send({
-        type: "notice",
-        level: "warning",
-        text: t("Tandem did not start the prompt file: {0}. The message was sent as written.", reason(error)),
-      });
-      return undefined;
-    }
   }
 
   /** Fetches the remote image the person clicked and sends it to the panel, or why it failed. */

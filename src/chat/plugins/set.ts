@@ -15,7 +15,7 @@ import type { Lookup } from "../net";
 import { McpPlugin, type PluginLimits } from "./plugins";
 import { distinctNames } from "./result";
 import { isStdio, sourceOf, type PluginSource } from "./source";
-import { secretKey, type Assistant, type Plugin, type Secrets } from "../rows";
+import { secretKey, type Assistant, type Plugin, type Secrets } from "../row-schemas";
 import type { Store } from "../store";
 import { visible } from "../workspace";
 import { reason } from "../../protocol/reason";

@@ -3,7 +3,7 @@
  * program started by a command line that speaks MCP on its standard input and output.
  */
 
-import type { Plugin } from "../rows";
+import type { Plugin } from "../row-schemas";
 import type { Lookup } from "../net";
 
 /** An MCP server at an http(s) address. The key comes from the editor's secrets, never a row. */

@@ -18,26 +18,18 @@ import {
   notesOf,
 } from "../assistants";
 import type { Allowance } from "../approval";
-import type { Assistant, Item } from "../rows";
+import type { Assistant, Item } from "../row-schemas";
 import { approval, type Waiting } from "./approve";
-import type { RunnerHost } from "./host";
+import type { RunnerHost } from "./runner-host";
 import { condensingOf } from "../../agent/condense-turn";
-import {
-  compactNow,
-  isCompact,
-  marking,
-  resume,
-  storedCompact,
-  withoutCommands,
-  type Kept,
-} from "./condense";
-import type { FileRef } from "../../protocol/files";
+import { compactNow, isCompact, marking, resume, storedCompact, withoutCommands, type Kept } from "./summary";
+import type { FileRef } from "../../protocol/file-refs";
 import { historyBefore, type Work } from "./history";
-import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./items";
+import { Answer, answerKey, CALL_INTERRUPTED, INTERRUPTED, nextIndex } from "./answer-items";
 import { Tally } from "./usage";
 import { noticing } from "./window-notice";
 import type { Store } from "../store";
-import { chatTools, memoriesOf, planOf } from "./tools";
+import { chatTools, memoriesOf, planOf } from "./chat-tools";
 import { openedBy } from "./fit";
 import { FALLBACK_ASSISTANT, prepareRun } from "./prepare";
 import { answerDelegates } from "./delegate-answer";

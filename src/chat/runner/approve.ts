@@ -7,11 +7,11 @@ import { reason } from "../../agent/perform";
 import type { Call, Tool } from "../../agent/types";
 import { type Decision, type Question, type Rules, approveWith, refusedNote } from "../approval";
 import { decided } from "../make";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Store } from "../store";
 import type { Runs } from "./answer";
-import type { RunnerHost } from "./host";
-import type { Answer } from "./items";
+import type { RunnerHost } from "./runner-host";
+import type { Answer } from "./answer-items";
 import { t } from "../../protocol/l10n";
 
 /** How the editor asks the person (a notification), dismissed when its `signal` aborts. */

@@ -5,8 +5,8 @@
  */
 import type { Agent, Model, Tool } from "../../agent/types";
 import type { Store } from "../store";
-import type { RunnerHost } from "./host";
-import type { Answer } from "./items";
+import type { RunnerHost } from "./runner-host";
+import type { Answer } from "./answer-items";
 import type { Tally } from "./usage";
 import { Delegates } from "./delegate";
 

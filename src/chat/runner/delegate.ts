@@ -10,7 +10,7 @@ import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Call, Model, Tool } from "../../agent/types";
 import { DELEGATE, shortened, type Grouped } from "../approval";
-import type { Subagent, Usage } from "../rows";
+import type { Subagent, Usage } from "../row-schemas";
 import { cut, runSubagent, type SubagentLimits, type Task } from "./subagent";
 
 export { DELEGATE };

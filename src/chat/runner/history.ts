@@ -4,9 +4,9 @@
  * follow-up turn sees exactly what was said and done before.
  */
 import { DECLINED, type Call, type Message } from "../../agent/types";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { refusedNote } from "../approval";
-import { CUT_SHORT, parentOf } from "./items";
+import { CUT_SHORT, parentOf } from "./answer-items";
 
 /** A message of the person with its answers: its own first, then one for each retry of it. */
 export interface Exchange {

@@ -25,11 +25,11 @@ import {
   type Instructions,
   type PromptTools,
 } from "../assistants";
-import type { Assistant } from "../rows";
+import type { Assistant } from "../row-schemas";
 import { nameFolders } from "../workspace";
 import { checkpointBefore } from "./checkpoint-once";
 import { fit, openedBy, type Fitted, type Words } from "./fit";
-import type { RunnerHost } from "./host";
+import type { RunnerHost } from "./runner-host";
 import { readFileWith } from "./tools-read";
 import { SUBAGENT_TOOLS } from "./delegate";
 

@@ -4,9 +4,9 @@
  * started gets an "interrupted — retry" error item and is answered again only when the person
  * asks; a message whose answer had not started is left for the runner to answer.
  */
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Store } from "../store";
-import { CALL_INTERRUPTED, FINAL, INTERRUPTED, answerKey, nextIndex, parentOf } from "./items";
+import { CALL_INTERRUPTED, FINAL, INTERRUPTED, answerKey, nextIndex, parentOf } from "./answer-items";
 import { item } from "../make";
 
 /** What recovery found and marked. */

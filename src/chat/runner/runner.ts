@@ -16,12 +16,12 @@
 import type { Attached } from "../../agent/attachments";
 import { reason } from "../../agent/perform";
 import { assistant, newKey, stopped } from "../make";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Change, Store } from "../store";
 import type { Allowance, Decision } from "../approval";
 import { answer, givenBy, type After, type Runs } from "./answer";
 import { Waiting } from "./approve";
-import type { RunnerHost } from "./host";
+import type { RunnerHost } from "./runner-host";
 import { nextWork, type Work } from "./history";
 import { recover, type Recovered } from "./recover";
 import { t } from "../../protocol/l10n";

@@ -8,7 +8,7 @@ import { agent } from "../../agent/agent";
 import { reason } from "../../agent/perform";
 import { run } from "../../agent/run";
 import type { Model, Piece, Tool } from "../../agent/types";
-import type { Subagent, SubagentStep, Usage } from "../rows";
+import type { Subagent, SubagentStep, Usage } from "../row-schemas";
 import { added, turnUsage } from "./usage";
 
 /** The limits of one subagent: tool rounds, tokens written (0 none) and milliseconds (0 none). */

@@ -5,7 +5,7 @@
  * is not the model's view of the conversation, so it leaves `used` alone.
  */
 import type { Model, Prices, Turn } from "../../agent/types";
-import type { Usage } from "../rows";
+import type { Usage } from "../row-schemas";
 import type { Store } from "../store";
 
 /** What `usage` cost at `prices` (per million tokens). */

@@ -6,7 +6,7 @@
  */
 import { sayCuts } from "../../agent/cut";
 import type { Agent } from "../../agent/types";
-import type { Answer } from "./items";
+import type { Answer } from "./answer-items";
 import { CUT_NOTICE } from "../../protocol/rows";
 
 /** Writes a notice into the answer `written` the first time the server cuts one of `a`'s prompts. */

@@ -3,7 +3,7 @@
  * only): its items in memory, and in the writer its appender and upkeep. A book is opened when its
  * conversation is asked for and closed when nobody holds it (see store.ts).
  */
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { Appender } from "./appender";
 import { readJournalSync, repair, type Reading } from "./file";
 import type { Listing } from "./listing";

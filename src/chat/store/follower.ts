@@ -4,7 +4,7 @@
  * whole journal again, when the writer compacted it) and tells the views; once the lock is free it
  * hands over to the store, which becomes the writer.
  */
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { Book } from "./book";
 import { emptyReading, readJournal, readSince, replay, type Reading } from "./file";
 import { chatPath, takeInternal, type Listing } from "./listing";

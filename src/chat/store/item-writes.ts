@@ -5,7 +5,7 @@
  */
 import { changeLine, deleteLine, putLine } from "./lines";
 import type { Book } from "./book";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Change } from "./state";
 
 interface Pending {

@@ -7,7 +7,7 @@
  * (the check keeps a patch from landing on a row it was not made for), so a growing answer costs
  * the journal its new words, not the whole text again.
  */
-import { checked, isTable, type Row, type Rows, type Table } from "../rows";
+import { checked, isTable, type Row, type Rows, type Table } from "../row-schemas";
 
 /** One change read from a line. `row` null: the row was deleted. */
 export interface Entry {

@@ -4,15 +4,16 @@
  * whole and fsynced first (a temporary file renamed over it), then the main journal is rewritten
  * without the items, atomically — the moment the move takes effect. A crash before that leaves the
  * old journal as it was and the next opening moves it again (the conversations' journals written
- * meanwhile are written again, the same); after it, there is nothing left to move.
+ * meanwhile are written again, the same); after it, there is nothing left to move. The writer
+ * opens the main journal through `openMain`, which repairs it and moves it when it is old.
  */
 import { constants } from "node:fs";
 import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Item } from "../rows";
-import { readJournal, writeAtomic, type Reading } from "./file";
+import type { Item } from "../row-schemas";
+import { readJournal, repair, writeAtomic, type Reading } from "./file";
 import { putLine } from "./lines";
-import { CHATS, chatPath, formatLine, listLine, type Listing } from "./listing";
+import { CHATS, chatPath, formatLine, listLine, takeInternal, type Listing } from "./listing";
 import { State } from "./state";
 
 /** How many conversations' journals are written at once. */
@@ -101,4 +102,28 @@ export async function moveItems(
   for (const [chat, l] of listing) parts.push(listLine(chat, l));
   for (const line of reading.foreign) parts.push(line + "\n");
   await writeAtomic(path, parts.join(""));
+}
+
+/**
+ * The main journal at `path` as its writer opens it: read, what a crash left put aside in
+ * `corruptPath` (repair), moved to this format once when it is older, and the store's own lines
+ * taken out into the conversations' listings.
+ */
+export async function openMain(
+  folder: string,
+  path: string,
+  corruptPath: string,
+): Promise<{ reading: Reading; listing: Map<string, Listing> }> {
+  let reading = await readJournal(path);
+  await repair(path, reading, corruptPath);
+  const listing = new Map<string, Listing>();
+  const version = takeInternal(reading.foreign, listing);
+  const problems = reading.problems;
+  if (needsMove(reading, version)) {
+    await moveItems(folder, path, reading, listing);
+    reading = await readJournal(path);
+    takeInternal(reading.foreign, listing);
+    reading.problems = problems.concat(reading.problems);
+  }
+  return { reading, listing };
 }

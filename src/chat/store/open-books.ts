@@ -7,6 +7,7 @@ import { Book } from "./book";
 import type { Reading } from "./file";
 import type { ItemWrites } from "./item-writes";
 import { chatPath } from "./listing";
+import type { Change } from "./state";
 
 /** The conversations in memory of one store (see the top of this file). */
 export class OpenBooks {
@@ -93,9 +94,19 @@ export class OpenBooks {
     };
   }
 
-  /** Notes that `chat` is held (a reader's conversations, held again by the writer it became). */
-  held(chat: string): void {
-    this.unheld.delete(chat);
+  /**
+   * Reads again every conversation in memory (a reader's, when it has become the writer), each held
+   * as it was, and says through `emit` what changed in each since the reader read it.
+   */
+  reopen(emit: (change: Change) => void): void {
+    for (const [chat, old] of [...this.books]) {
+      this.books.delete(chat);
+      const book = this.book(chat);
+      // Those kept from an old journal were held only until they had a journal of their own.
+      book.holders = old.ino === -1 ? 0 : old.holders;
+      if (book.holders > 0) this.unheld.delete(chat);
+      for (const change of old.state.changesTo(book.state)) emit(change);
+    }
   }
 
   /** Forgets every conversation (the store closed). */

@@ -5,7 +5,7 @@
  * item). A conversation the store has open is looked through in memory, as it is now.
  */
 import { readFile } from "node:fs/promises";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { readBytes } from "./file";
 
 /** Where the scan finds each conversation: its items when open, else its journal's path. */

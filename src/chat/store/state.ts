@@ -3,7 +3,7 @@
  * and about how many bytes the live rows take (to know when the journal is worth compacting).
  */
 import { keyTime } from "../make";
-import { TABLE_NAMES, type Conversation, type Item, type Row, type Rows, type Table } from "../rows";
+import { TABLE_NAMES, type Conversation, type Item, type Row, type Rows, type Table } from "../row-schemas";
 import { rowSize, sameValue } from "./lines";
 
 /**

@@ -22,7 +22,7 @@
  * (`follow` with `where: { chat }`), a run that answers it — and a few more (`keepClosed`) that
  * were used last; then they leave memory. `get("items", key)` and `rows("items")` see the
  * conversations in memory. `search` and `findItems` go through every conversation's journal one
- * at a time (scan.ts) without keeping them.
+ * at a time without keeping them; the conversation list is conversation-list.ts.
  *
  * Writes. `put` and `delete` are synchronous: the row is checked (a bad one throws a RowError and
  * nothing is written), the in-memory tables change and every matching subscriber is told at once,
@@ -49,18 +49,18 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { checked, type Conversation, type Item, type Rows, type Table } from "../rows";
+import { checked, type Conversation, type Item, type Rows, type Table } from "../row-schemas";
 import { Appender } from "./appender";
-import { Book } from "./book";
+import type { Book } from "./book";
+import { ConversationList } from "./conversation-list";
 import { Follower, type Shelves } from "./follower";
 import { ItemWrites } from "./item-writes";
 import { OpenBooks } from "./open-books";
-import { readJournal, repair, type Reading } from "./file";
+import { readJournal, type Reading } from "./file";
 import { changeLine, deleteLine, putLine } from "./lines";
-import { chatPath, formatLine, listLine, sameListing, takeInternal, type Listing } from "./listing";
+import { formatLine, type Listing } from "./listing";
 import { ReadOnlyError, tryLock, type Lock } from "./lock";
-import { moveItems, needsMove } from "./migrate";
-import { findItems, searchItems, type Shelf } from "./scan";
+import { openMain } from "./migrate";
 import { State, type Change } from "./state";
 import { Upkeep } from "./upkeep";
 import { Views, type Follow } from "./views";
@@ -93,15 +93,12 @@ const JOURNAL = "journal.jsonl";
 /** The conversation tables of one workspace, kept in journals (see the top of this file). */
 export class Store {
   private state = new State();
-  private readonly listing = new Map<string, Listing>();
+  private readonly list: ConversationList;
   private readonly books = new Map<string, Book>();
   private readonly shelved: OpenBooks;
   private lock: Lock | null = null;
   private appender: Appender | null = null;
   private readonly writes: ItemWrites;
-  /** The conversations whose listing changed since its line was written. */
-  private readonly relisted = new Set<string>();
-  private relistTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly views = new Views();
   private foreign: string[] = [];
   private readonly upkeep: Upkeep;
@@ -127,6 +124,7 @@ export class Store {
       keepClosed: 2,
       ...options,
     };
+    this.list = new ConversationList(folder, this.books, this.options.syncMs, (line) => this.write(line));
     this.writes = new ItemWrites(this.options.coalesceMs, this.books);
     this.shelved = new OpenBooks(folder, this.options.keepClosed, this.books, this.writes, (book, reading) =>
       this.opened(book, reading),
@@ -173,7 +171,7 @@ export class Store {
       state: () => this.state,
       setState: (state) => (this.state = state),
       foreign: () => this.foreign,
-      listing: this.listing,
+      listing: this.list.listings,
       books: this.books,
       emit: (change) => this.emit(change),
       report: (text) => this.report(text),
@@ -191,17 +189,8 @@ export class Store {
     this.lock = lock;
     let reading: Reading;
     try {
-      reading = await readJournal(this.journalPath);
-      await repair(this.journalPath, reading, this.corruptPath);
-      const listing = new Map<string, Listing>();
-      const version = takeInternal(reading.foreign, listing);
-      const problems = reading.problems;
-      if (needsMove(reading, version)) {
-        await moveItems(this.folder, this.journalPath, reading, listing);
-        reading = await readJournal(this.journalPath);
-        takeInternal(reading.foreign, listing);
-        reading.problems = problems.concat(reading.problems);
-      }
+      let listing: Map<string, Listing>;
+      ({ reading, listing } = await openMain(this.folder, this.journalPath, this.corruptPath));
       this.adopt(reading, listing);
       const appender = new Appender(this.journalPath, reading.size, (text) => this.report(text));
       await appender.open();
@@ -215,14 +204,7 @@ export class Store {
     }
     for (const text of reading.problems) this.report(text);
     // The conversations a reader had open are read again, as the writer's now.
-    for (const [chat, old] of [...this.books]) {
-      this.books.delete(chat);
-      const book = this.book(chat);
-      // Those kept from an old journal were held only until they had a journal of their own.
-      book.holders = old.ino === -1 ? 0 : old.holders;
-      if (book.holders > 0) this.shelved.held(chat);
-      for (const change of old.state.changesTo(book.state)) this.emit(change);
-    }
+    this.shelved.reopen((change) => this.emit(change));
     // A journal with skipped lines is rewritten without them, so they are said only once.
     if (reading.skipped.length) await this.compact();
   }
@@ -232,8 +214,7 @@ export class Store {
     const changes = this.state.changesTo(reading.state);
     this.state = reading.state;
     this.foreign = reading.foreign;
-    this.listing.clear();
-    for (const [chat, l] of listing) this.listing.set(chat, l);
+    this.list.replace(listing);
     for (const change of changes) this.emit(change);
   }
 
@@ -255,7 +236,7 @@ export class Store {
       book.write(reading, this.options, this.corruptPath, (text) => this.report(text));
       for (const text of problems) this.report(text);
       if (reading.skipped.length) void this.writes.compactBook(book).catch(() => undefined);
-      this.relist(book);
+      this.list.relist(book);
     } else {
       // A reader's torn last line is the writer's line being written: not a problem.
       for (const text of reading.torn ? problems.slice(0, -1) : problems) this.report(text);
@@ -283,39 +264,6 @@ export class Store {
     return [...this.books.keys()];
   }
 
-  /**
-   * Makes what the list says of `book`'s conversation true, in memory at once and in the journal:
-   * at once when the conversation is new, gone, or has an item not done where it had none (a
-   * message to answer after a crash); else within `syncMs` or at the next flush, one line for many
-   * changes (a newer item, one more done).
-   */
-  private relist(book: Book): void {
-    const now = book.listing();
-    const was = this.listing.get(book.chat);
-    if (sameListing(now ?? undefined, was)) return;
-    if (now) this.listing.set(book.chat, now);
-    else this.listing.delete(book.chat);
-    if (!now || !was || (now.open > 0 && was.open === 0)) {
-      this.relisted.delete(book.chat);
-      this.write(listLine(book.chat, now));
-      return;
-    }
-    this.relisted.add(book.chat);
-    if (!this.relistTimer) {
-      this.relistTimer = setTimeout(() => this.writeListing(), this.options.syncMs);
-      this.relistTimer.unref();
-    }
-  }
-
-  /** Writes the listings changed since they were last written. */
-  private writeListing(): void {
-    if (this.relistTimer) clearTimeout(this.relistTimer);
-    this.relistTimer = null;
-    const chats = [...this.relisted];
-    this.relisted.clear();
-    for (const chat of chats) this.write(listLine(chat, this.listing.get(chat) ?? null));
-  }
-
   // ---- reading ----
 
   /** The row `key` of `table`, if it is there (an item: if its conversation is in memory). */
@@ -335,9 +283,7 @@ export class Store {
   /** How many rows `table` has (the items: of every conversation). */
   count(table: Table): number {
     if (table !== "items") return this.state.count(table);
-    let n = 0;
-    for (const l of this.listing.values()) n += l.count;
-    return n;
+    return this.list.itemCount();
   }
 
   /** The items of the conversation `chat`, in key order (read from its journal when not in memory). */
@@ -347,12 +293,12 @@ export class Store {
 
   /** What the conversation list knows of `chat` without its items (undefined: it has none). */
   listed(chat: string): Listing | undefined {
-    return this.listing.get(chat);
+    return this.list.get(chat);
   }
 
   /** The conversations with an item not done (a message waiting, an answer a crash cut short). */
   unfinished(): string[] {
-    return [...this.listing].filter(([, l]) => l.open > 0).map(([chat]) => chat);
+    return this.list.unfinished();
   }
 
   /**
@@ -360,23 +306,7 @@ export class Store {
    * first.
    */
   conversations(): Conversation[] {
-    const when = (c: Conversation): string => {
-      const last = this.listing.get(c.id)?.last ?? "";
-      return last > c.id ? last : c.id;
-    };
-    return this.state
-      .rows("conversations")
-      .map((c) => [when(c), c] as const)
-      .sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0))
-      .map(([, c]) => c);
-  }
-
-  private shelf(): Shelf {
-    return {
-      chats: () => [...this.listing.keys()],
-      open: (chat) => this.books.get(chat)?.items(),
-      path: (chat) => chatPath(this.folder, chat),
-    };
+    return this.list.ordered(this.state.rows("conversations"));
   }
 
   /**
@@ -384,10 +314,7 @@ export class Store {
    * first; every conversation's journal is looked through without keeping it in memory.
    */
   async search(query: string): Promise<Conversation[]> {
-    const q = query.trim().toLowerCase();
-    if (!q) return this.conversations();
-    const found = await searchItems(this.shelf(), q);
-    return this.conversations().filter((c) => found.has(c.id) || c.title.toLowerCase().includes(q));
+    return this.list.search(query, this.state.rows("conversations"));
   }
 
   /**
@@ -395,7 +322,7 @@ export class Store {
    * conversation whose journal does not hold the text `hint` (as written in JSON) is passed over.
    */
   findItems(wanted: (item: Item) => boolean, hint?: string): Promise<Item[]> {
-    return findItems(this.shelf(), wanted, hint);
+    return this.list.findItems(wanted, hint);
   }
 
   // ---- following ----
@@ -447,7 +374,7 @@ export class Store {
       from.state.apply("items", row.id, null);
       from.counted(null, before);
       this.writes.journal(from, { table: "items", key: row.id, row: null, before });
-      this.relist(from);
+      this.list.relist(from);
       const put = book.state.apply("items", row.id, row)!;
       change = { ...put, before };
       this.writes.journal(book, put);
@@ -457,7 +384,7 @@ export class Store {
       this.writes.journal(book, change);
     }
     book.counted(change.row, from === book ? change.before : null);
-    this.relist(book);
+    this.list.relist(book);
     this.emit(change);
   }
 
@@ -490,7 +417,7 @@ export class Store {
       if (!book || !change) return;
       book.counted(null, change.before);
       this.writes.journal(book, change);
-      this.relist(book);
+      this.list.relist(book);
       this.emit(change);
       return;
     }
@@ -515,7 +442,7 @@ export class Store {
   async flush(): Promise<void> {
     const appender = this.writer();
     this.writes.writeAll();
-    this.writeListing();
+    this.list.writeChanged();
     const books = [...this.books.values()];
     await Promise.all([
       appender.flush(),
@@ -543,7 +470,7 @@ export class Store {
     await this.upkeep.compact(appender, () => {
       const parts: string[] = [formatLine()];
       for (const [table, row] of this.state.all()) parts.push(putLine(table, row));
-      for (const [chat, l] of this.listing) parts.push(listLine(chat, l));
+      parts.push(...this.list.lines());
       for (const line of this.foreign) parts.push(line + "\n");
       return parts.join("");
     });
@@ -558,7 +485,7 @@ export class Store {
     this.upkeep.stop();
     if (this.appender) {
       this.writes.writeAll();
-      this.writeListing();
+      this.list.writeChanged();
       for (const book of this.books.values()) book.upkeep?.stop();
       await Promise.all([...this.books.values()].map((book) => book.close()));
       await this.appender.close();

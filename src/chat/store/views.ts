@@ -1,5 +1,5 @@
 /** The views that follow a store's rows: each says which rows it follows and is told only their changes. */
-import type { Rows, Table } from "../rows";
+import type { Rows, Table } from "../row-schemas";
 import type { Change } from "./state";
 
 /** What a view follows: the rows of `table`, only the row `key`, and/or rows whose fields equal `where`. */

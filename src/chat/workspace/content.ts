@@ -1,6 +1,6 @@
 /** What a fetched body is (HTML, text, or something else) and which character set it is in. */
 
-import { binary } from "./lines";
+import { binary } from "./line-range";
 
 /** How a body is read. */
 export type Kind = "html" | "text" | "other";

@@ -6,7 +6,7 @@
 import { lineCount } from "./edit";
 import { readArgs } from "../../protocol/args";
 import { hasHidden, visible } from "./visible";
-import { count } from "./words";
+import { count } from "./counts";
 
 /**
  * Text on one line: a line break becomes " ⏎ " (in a command it starts another command, so it

@@ -9,11 +9,11 @@ import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { editorText, type Editor, type Workspace } from "./editor";
-import { binary } from "./lines";
+import { binary } from "./line-range";
 import { inside, shown } from "./paths";
 import { problemsAfterEdit } from "./problems";
 import { recheckWrite } from "./recheck";
-import { count } from "./words";
+import { count } from "./counts";
 
 const editInput = z.object({
   path: z.string().min(1).describe("The file to change, relative to the workspace root."),

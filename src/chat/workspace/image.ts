@@ -7,7 +7,7 @@
  */
 import { checkPublic, type Lookup } from "../net";
 import { get, readUpTo, type PageOptions } from "./page";
-import { size } from "./words";
+import { size } from "./counts";
 
 /** Bytes of an image read at most. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -21,7 +21,7 @@ import {
 } from "../net";
 import { htmlText } from "./html-text";
 import { charsetOf, kindOf } from "./content";
-import { size } from "./words";
+import { size } from "./counts";
 
 /** Bytes of a page read at most. */
 export const MAX_BYTES = 1024 * 1024;

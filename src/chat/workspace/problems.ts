@@ -8,7 +8,7 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { Editor, Problem, Severity, Workspace } from "./editor";
 import { inside, shown, within } from "./paths";
-import { count } from "./words";
+import { count } from "./counts";
 
 /** Problems listed at most in one answer. */
 export const PROBLEMS = 100;

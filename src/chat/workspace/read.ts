@@ -6,9 +6,9 @@ import { openRegular } from "../../agent/regular";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { editorText, type Workspace } from "./editor";
-import { chunksOf, lines } from "./lines";
+import { chunksOf, lines } from "./line-range";
 import { inside, shown } from "./paths";
-import { count, size } from "./words";
+import { count, size } from "./counts";
 
 /** Lines shown when no end is given. */
 export const LINES = 400;

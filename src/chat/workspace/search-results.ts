@@ -1,5 +1,5 @@
 /** What a text search returns and the rules both of its paths (ripgrep, the Node walk) share. */
-import { count, size } from "./words";
+import { count, size } from "./counts";
 
 /** Files larger than this are not searched. */
 export const MAX_FILE_BYTES = 1024 * 1024;

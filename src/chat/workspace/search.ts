@@ -10,7 +10,7 @@ import { folderOf, named, type Folder } from "./folders";
 import type { Exclude } from "./ignore";
 import { Matcher, StoppedError } from "./matcher";
 import { RipgrepError } from "./ripgrep";
-import { count } from "./words";
+import { count } from "./counts";
 import { scope, walk, type Walked } from "./walk";
 import { findWithRipgrep } from "./search-ripgrep";
 import {

@@ -11,7 +11,7 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { editorText, type CodeSymbol, type Editor, type Place, type Workspace } from "./editor";
 import { inside, shown, within } from "./paths";
-import { count } from "./words";
+import { count } from "./counts";
 
 /** Places listed at most in one answer. */
 export const PLACES = 100;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { answer, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { panelControl, panelSend } from "./person";
 import { until } from "./wait";
 

@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import type { Store } from "../../../src/chat/store/store";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
-import { gitDiff } from "../../../src/vscode/git";
+import { gitDiff } from "../../../src/vscode/git-api";
 import * as language from "../../../src/vscode/language";
 import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";

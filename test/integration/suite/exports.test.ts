@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { TABLE_NAMES } from "../../../src/chat/rows";
+import { TABLE_NAMES } from "../../../src/chat/row-schemas";
 
 type Fn = (...args: unknown[]) => unknown;
 

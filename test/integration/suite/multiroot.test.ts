@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { answer, calling, type FixtureServer } from "../../fixtures/openai-server";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { fixtureEndpoint } from "./endpoint";
 import { setKeyAsThePerson } from "./keys";
 import { panelPick, panelSend } from "./person";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { answer, calling, type FixtureServer, type Received, type Reply } from "../../fixtures/openai-server";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { fixtureEndpoint } from "./endpoint";
 import { panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";

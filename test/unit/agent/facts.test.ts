@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Memento } from "vscode";
 import { factsKey, learn, learnedWords, memoryFacts } from "../../../src/agent";
-import { editorFacts } from "../../../src/vscode/facts";
+import { editorFacts } from "../../../src/vscode/editor-facts";
 
 /** The editor's global state as a plain map of JSON values (what survives a restart). */
 function memento(): Memento & { raw: Map<string, string> } {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { agent, endpoint, memoryFacts, run, tool, type Facts, type Message } from "../../../src/agent";
 import { body } from "../../../src/agent/wire";
 import { historyBefore } from "../../../src/chat/runner/history";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import {
   answer,
   finish,

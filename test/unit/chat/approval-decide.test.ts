@@ -5,7 +5,7 @@ import { tool } from "../../../src/agent/tool";
 import type { Tool } from "../../../src/agent/types";
 import type { Decision } from "../../../src/chat/approval/approval";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { PanelView } from "../../../src/chat/panel/view";
 import { Runner } from "../../../src/chat/runner/runner";
 import { Store } from "../../../src/chat/store/store";

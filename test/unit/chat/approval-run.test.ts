@@ -4,7 +4,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import type { Question } from "../../../src/chat/approval/approval";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { answerOf, answered, bench, hostOf, until } from "./runner-fixture";
 import { creating, eachTest } from "../../fixtures/run-scene";
 

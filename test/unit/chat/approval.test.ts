@@ -14,7 +14,7 @@ import {
 } from "../../../src/chat/approval/approval";
 import { asked, item } from "../../../src/chat/make";
 import { Waiting } from "../../../src/chat/runner/approve";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { answerOf, answered, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 
 const rules = (over: Partial<Rules> = {}): Rules => ({

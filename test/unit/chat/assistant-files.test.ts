@@ -7,7 +7,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import type { Tool } from "../../../src/agent/types";
 import type { Question } from "../../../src/chat/approval/approval";
-import { readAssistantFiles } from "../../../src/chat/assistants/files";
+import { readAssistantFiles } from "../../../src/chat/assistants/assistant-files";
 import { asked, conversation } from "../../../src/chat/make";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";

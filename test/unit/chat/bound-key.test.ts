@@ -10,7 +10,7 @@ import {
   ENV_ENDPOINT,
   type KeyOptions,
 } from "../../../src/chat/models/bound-key";
-import type { Secrets } from "../../../src/chat/rows";
+import type { Secrets } from "../../../src/chat/row-schemas";
 
 const KEY = "sk-person-0123456789";
 

@@ -6,7 +6,7 @@ import { neededChats, Waiting } from "../../../src/chat/checkpoints/forks";
 import { EDITED, fork } from "../../../src/chat/panel/fork";
 import { asked } from "../../../src/chat/make";
 import { forkBefore } from "../../../src/chat/panel/go-back";
-import { checked, type Item } from "../../../src/chat/rows";
+import { checked, type Item } from "../../../src/chat/row-schemas";
 import type { Store } from "../../../src/chat/store/store";
 import { answered, type Bench } from "./runner-fixture";
 import { checkpointScenes, command, edit } from "./checkpoint-fixture";

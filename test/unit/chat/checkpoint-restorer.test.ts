@@ -6,7 +6,7 @@ import { chatViewKey, messageOf, type ChatCheckpoint } from "../../../src/chat/c
 import { Restorer, type OpenFile, type RestoreEditor } from "../../../src/chat/checkpoints/restore";
 import { TurnCheckpoints } from "../../../src/chat/checkpoints/turns";
 import { asked, newKey } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { PanelView } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { recordingHost } from "../../fixtures/view-host";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { runCommandTool } from "../../../src/chat/workspace/command";
 import type { CommandRuleBook, CommandRules } from "../../../src/chat/workspace/command-rules";
 import type { Command, Editor, Ran } from "../../../src/chat/workspace/editor";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { marked } from "marked";
 import { exportJson, exportMarkdown } from "../../../src/chat/panel/export";
 import { asked, conversation, item } from "../../../src/chat/make";
-import { fileRef } from "../../../src/protocol/files";
+import { fileRef } from "../../../src/protocol/file-refs";
 
 describe("exporting a conversation", () => {
   const chat = { ...conversation("a1"), title: "Fixing the build" };

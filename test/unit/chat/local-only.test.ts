@@ -7,7 +7,7 @@ import type { Lookup } from "../../../src/chat/net/address";
 import { asked, plugin } from "../../../src/chat/make";
 import { AgentPlugins } from "../../../src/chat/plugins/set";
 import { McpPlugin, onThisComputer } from "../../../src/chat/plugins/plugins";
-import type { Secrets } from "../../../src/chat/rows";
+import type { Secrets } from "../../../src/chat/row-schemas";
 import { fetchPage, fetchPageTool, LOCAL_ONLY_PAGE } from "../../../src/chat/workspace/page";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { answer, calling, openaiServer, type Received, type Reply } from "../../fixtures/openai-server";

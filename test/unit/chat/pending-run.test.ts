@@ -5,7 +5,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import type { Question } from "../../../src/chat/approval/approval";
 import { asked } from "../../../src/chat/make";
 import { PendingChanges } from "../../../src/chat/pending/changes";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
+import { diskFiles, pendingEditor } from "../../../src/chat/pending/pending-editor";
 import { approvalsFor, type EditsMode } from "../../../src/chat/pending/mode";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools } from "../../../src/chat/workspace/tools";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hunksOf, keepHunk, linesOf, listing, undoHunk } from "../../../src/chat/pending/diff";
 import { PENDING_LIMIT, PendingChanges } from "../../../src/chat/pending/changes";
-import { diskFiles } from "../../../src/chat/pending/editor";
+import { diskFiles } from "../../../src/chat/pending/pending-editor";
 import { approvalsFor } from "../../../src/chat/pending/mode";
 
 /** A deterministic random text generator (the seed is printed on failure). */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
-import { readAssistantFiles } from "../../../src/chat/assistants/files";
+import { readAssistantFiles } from "../../../src/chat/assistants/assistant-files";
 import { asked, conversation } from "../../../src/chat/make";
 import { PersonAssistants } from "../../../src/chat/assistants/person";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";

@@ -9,7 +9,7 @@ import {
   setByWorkspace,
   stricterLimit,
   PERSON_ONLY,
-} from "../../../src/chat/assistants/settings";
+} from "../../../src/chat/assistants/person-settings";
 
 interface Manifest {
   contributes: { configuration: { properties: Record<string, { scope?: string; description?: string }> } };

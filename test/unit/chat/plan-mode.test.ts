@@ -3,7 +3,7 @@ import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import { asked } from "../../../src/chat/make";
-import { checked } from "../../../src/chat/rows";
+import { checked } from "../../../src/chat/row-schemas";
 import { PLAN_INSTRUCTIONS } from "../../../src/chat/runner/prepare";
 import { answerOf, bench, hostOf } from "./runner-fixture";
 

@@ -6,7 +6,7 @@ import { calls, says, scripted } from "../../../src/agent/scripted";
 import { asked, plugin } from "../../../src/chat/make";
 import { AgentPlugins } from "../../../src/chat/plugins/set";
 import { commandLine } from "../../../src/chat/plugins/source";
-import { secretKey, type Item, type Plugin, type Secrets } from "../../../src/chat/rows";
+import { secretKey, type Item, type Plugin, type Secrets } from "../../../src/chat/row-schemas";
 import { Store } from "../../../src/chat/store/store";
 import { alive, everything, named, plainServer, signal } from "./plugin-fixture";
 import { answered, bench, hostOf, type Bench } from "./runner-fixture";

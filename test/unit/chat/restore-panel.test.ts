@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { asked } from "../../../src/chat/make";
 import { RESTORED } from "../../../src/chat/panel/go-back";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, type Bench } from "./runner-fixture";

@@ -18,8 +18,8 @@ import {
   skill,
   stopped,
 } from "../../../src/chat/make";
-import { checked, RowError, secretKey, TABLE_NAMES, type Choice } from "../../../src/chat/rows";
-import { fileRef } from "../../../src/protocol/files";
+import { checked, RowError, secretKey, TABLE_NAMES, type Choice } from "../../../src/chat/row-schemas";
+import { fileRef } from "../../../src/protocol/file-refs";
 
 describe("chat rows", () => {
   it("refuses a bad row with words that name the field", () => {

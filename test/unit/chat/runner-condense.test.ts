@@ -6,7 +6,7 @@ import { endpoint } from "../../../src/agent/endpoint";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import type { Request, Turn } from "../../../src/agent/types";
 import { asked } from "../../../src/chat/make";
-import { fingerprint } from "../../../src/chat/runner/condense";
+import { fingerprint } from "../../../src/chat/runner/summary";
 import { costOf, pricesFor } from "../../../src/chat/runner/usage";
 import { finalAnswer, logPart, readLog, scriptLongTask } from "../../fixtures/long-task";
 import { answer, openaiServer, promptTokens, type FixtureServer } from "../../fixtures/openai-server";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { says, scripted } from "../../../src/agent/scripted";
 import { asked } from "../../../src/chat/make";
-import type { Rows, Table } from "../../../src/chat/rows";
+import type { Rows, Table } from "../../../src/chat/row-schemas";
 import { answerOf, bench, hostOf, until, type Bench } from "./runner-fixture";
 
 describe("chat runner: a write that fails mid-answer", () => {

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Model } from "../../../src/agent/types";
 import { assistant, conversation } from "../../../src/chat/make";
-import type { Assistant, Item } from "../../../src/chat/rows";
+import type { Assistant, Item } from "../../../src/chat/row-schemas";
 import { Runner } from "../../../src/chat/runner/runner";
-import type { RunnerHost } from "../../../src/chat/runner/host";
+import type { RunnerHost } from "../../../src/chat/runner/runner-host";
 import { Store } from "../../../src/chat/store/store";
 
 /** A store in a temp folder with a runner over it. */

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { says, scripted } from "../../../src/agent/scripted";
 import { assistant, asked, conversation, item, retried, stopped } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { Runner } from "../../../src/chat/runner/runner";
-import { answerKey, CALL_INTERRUPTED, INTERRUPTED } from "../../../src/chat/runner/items";
+import { answerKey, CALL_INTERRUPTED, INTERRUPTED } from "../../../src/chat/runner/answer-items";
 import { Store } from "../../../src/chat/store/store";
 import { answerOf, answered, bench, hostOf, until, type Bench } from "./runner-fixture";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import { endpoint, memoryFacts } from "../../../src/agent";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { PanelView } from "../../../src/chat/panel/view";
 import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
-import { BlockText } from "../../../webview-ui/blocks";
+import { BlockText } from "../../../webview-ui/item-blocks";
 import { answer, finish, openaiServer, text, usage, type FixtureServer } from "../../fixtures/openai-server";
 import { recordingHost } from "../../fixtures/view-host";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { asked, conversation, retried, stopped } from "../../../src/chat/make";
 import { serveConversations } from "../../../src/chat/runner/runner";
 import { Store } from "../../../src/chat/store/store";
-import { CUT_SHORT } from "../../../src/chat/runner/items";
+import { CUT_SHORT } from "../../../src/chat/runner/answer-items";
 import { z } from "zod";
 import { answerOf, answered, bench, gate, hostOf, transcript, until, type Bench } from "./runner-fixture";
-import { fileRef } from "../../../src/protocol/files";
+import { fileRef } from "../../../src/protocol/file-refs";
 
 describe("chat runner: answering", () => {
   let b: Bench | undefined;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Skill } from "../../../src/chat/rows";
+import type { Skill } from "../../../src/chat/row-schemas";
 import {
   LOAD_SKILL,
   loadSkill,

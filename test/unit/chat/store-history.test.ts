@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
-import type { Conversation, Item } from "../../../src/chat/rows";
+import type { Conversation, Item } from "../../../src/chat/row-schemas";
 import { putLine } from "../../../src/chat/store/lines";
 import { Store } from "../../../src/chat/store/store";
 import { storeFolder } from "./store-fixture";

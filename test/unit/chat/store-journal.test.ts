@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, conversation, item } from "../../../src/chat/make";
-import { type Item } from "../../../src/chat/rows";
+import { type Item } from "../../../src/chat/row-schemas";
 import { storeFolder } from "./store-fixture";
 
 /** The lines of the main journal, or of the journal of the conversation `chat`. */

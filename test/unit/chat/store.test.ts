@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { asked, assistant, conversation, item, plugin } from "../../../src/chat/make";
-import { RowError, type Item } from "../../../src/chat/rows";
+import { RowError, type Item } from "../../../src/chat/row-schemas";
 import { Store, type Change } from "../../../src/chat/store/store";
 import { storeFolder } from "./store-fixture";
 

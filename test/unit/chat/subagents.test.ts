@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { calls, says, scripted, type Script } from "../../../src/agent/scripted";
 import type { Model, Request, Turn } from "../../../src/agent/types";
 import { asked } from "../../../src/chat/make";
-import { checked, type Item } from "../../../src/chat/rows";
+import { checked, type Item } from "../../../src/chat/row-schemas";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { answerOf, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 

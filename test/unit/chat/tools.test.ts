@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { DECLINED } from "../../../src/agent/types";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { tool } from "../../../src/agent/tool";
 import { asked, newKey } from "../../../src/chat/make";
-import { fileRef, legacyFiles } from "../../../src/protocol/files";
+import { fileRef, legacyFiles } from "../../../src/protocol/file-refs";
 import { chipsOfOutput } from "../../../src/protocol/sources";
-import { planText, rememberTool } from "../../../src/chat/runner/tools";
+import { planText, rememberTool } from "../../../src/chat/runner/chat-tools";
 import { workspaceTools } from "../../../src/chat/workspace";
 import { answerOf, bench, gate, hostOf, until, type Bench } from "./runner-fixture";
 

@@ -2,15 +2,15 @@
 // store's change carries it, and the panel's stream appends it — it never reads the answer before
 // it. What the panel shows after any deltas (and a text taken back) is the whole text rendered.
 import assert from "node:assert/strict";
-import { Answer } from "../../../src/chat/runner/items";
-import { ItemStreams } from "../../../src/chat/panel/blocks";
+import { Answer } from "../../../src/chat/runner/answer-items";
+import { ItemStreams } from "../../../src/chat/panel/item-streams";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import { asked, conversation, item } from "../../../src/chat/make";
 import type { Change, Store } from "../../../src/chat/store";
 import { apply, keyed } from "../../../src/markdown";
 import type { Block, Patch } from "../../../src/protocol/blocks";
 import type { Piece } from "../../../src/agent/types";
-import { BlockText } from "../../../webview-ui/blocks";
+import { BlockText } from "../../../webview-ui/item-blocks";
 import { answer, random, split } from "../../fixtures/markdown-corpus";
 import { storeFolder } from "./store-fixture";
 

@@ -7,9 +7,9 @@ import { keyed } from "../../../src/markdown";
 import type { HostMessage } from "../../../src/protocol/messages";
 import type { Item } from "../../../src/protocol/rows";
 import { z } from "zod";
-import { BlockText } from "../../../webview-ui/blocks";
+import { BlockText } from "../../../webview-ui/item-blocks";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
-import { fileRef } from "../../../src/protocol/files";
+import { fileRef } from "../../../src/protocol/file-refs";
 
 /** A panel replica, with the panel's own code: the messages it was sent and the blocks they build. */
 function panelHost(): ViewHost & {

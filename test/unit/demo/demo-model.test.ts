@@ -12,9 +12,9 @@ import { factsKey, memoryFacts } from "../../../src/agent/facts";
 import { endpointChoices, endpointOf, type EndpointSetting } from "../../../src/chat/models/catalogue";
 import { asked } from "../../../src/chat/make";
 import { PendingChanges } from "../../../src/chat/pending/changes";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
+import { diskFiles, pendingEditor } from "../../../src/chat/pending/pending-editor";
 import { approvalsFor } from "../../../src/chat/pending/mode";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import type {
   Command,
   Editor,

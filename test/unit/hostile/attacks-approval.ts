@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Question } from "../../../src/chat/approval/approval";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { describeCall } from "../../../src/chat/workspace/describe";
 import type { Attack, Outcome } from "./attack";
 import { obey, outcomeOf, type Obeyed } from "./obey";

@@ -22,7 +22,7 @@ import { PendingChanges } from "../../../src/chat/pending/changes";
 import { McpPlugin } from "../../../src/chat/plugins/plugins";
 import type { CommandRules } from "../../../src/chat/workspace/command-rules";
 import { fixPrompt } from "../../../src/chat/workspace/problems";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
+import { diskFiles, pendingEditor } from "../../../src/chat/pending/pending-editor";
 import { recordingEditor } from "./obey";
 import type { Attack, Outcome } from "./attack";
 import { obey, outcomeOf } from "./obey";

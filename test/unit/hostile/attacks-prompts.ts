@@ -13,7 +13,7 @@ import {
 } from "../../../src/chat/assistants/prompt-files";
 import { usePrompt } from "../../../src/chat/assistants/prompt-use";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import type { Attack } from "./attack";
 import { obey, outcomeOf } from "./obey";
 

@@ -13,7 +13,7 @@ import { KeyChooser, keyName, storedKey } from "../../../src/chat/models/bound-k
 import { endpointChoices } from "../../../src/chat/models/catalogue";
 import { exportJson, exportMarkdown } from "../../../src/chat/panel/export";
 import { asked } from "../../../src/chat/make";
-import { PERSON_ONLY, personValue, type PersonSetting } from "../../../src/chat/assistants/settings";
+import { PERSON_ONLY, personValue, type PersonSetting } from "../../../src/chat/assistants/person-settings";
 import { EXECUTE_PATH, serveExecute } from "../../../src/execute";
 import { httpError, openaiServer, type FixtureServer, type Received } from "../../fixtures/openai-server";
 import { bench, hostOf } from "../chat/runner-fixture";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { calls, says, scripted, type Script } from "../../../src/agent/scripted";
 import type { Model } from "../../../src/agent/types";
 import { asked } from "../../../src/chat/make";
-import type { Item } from "../../../src/chat/rows";
+import type { Item } from "../../../src/chat/row-schemas";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { answerOf, bench } from "../chat/runner-fixture";
 import type { Attack, Outcome } from "./attack";

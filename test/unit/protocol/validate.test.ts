@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type * as Chat from "../../../src/chat/rows";
+import type * as Chat from "../../../src/chat/row-schemas";
 import type * as Protocol from "../../../src/protocol/rows";
 import type { PanelMessage } from "../../../src/protocol/messages";
 import { parsePanelMessage } from "../../../src/protocol/validate";

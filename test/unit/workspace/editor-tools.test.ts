@@ -13,7 +13,7 @@ import type {
   Ran,
   EditVerdict,
 } from "../../../src/chat/workspace/editor";
-import { checkedRef, commitMessageOf, commitPrompt, DIFF_CHARS } from "../../../src/chat/workspace/git";
+import { checkedRef, commitMessageOf, commitPrompt, DIFF_CHARS } from "../../../src/chat/workspace/git-diff";
 import { fixPrompt, PROBLEMS, PROBLEMS_AFTER_EDIT } from "../../../src/chat/workspace/problems";
 import { PLACES } from "../../../src/chat/workspace/symbols";
 import { workspaceTools } from "../../../src/chat/workspace/tools";

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { globTest } from "../../../src/chat/workspace/glob";
 import { gitignore, ignoredBy } from "../../../src/chat/workspace/ignore";
-import { listFiles } from "../../../src/chat/workspace/list";
+import { listFiles } from "../../../src/chat/workspace/list-files";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { call, folder, refusal, searchPaths, write } from "./fixtures";
 

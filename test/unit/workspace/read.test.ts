@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../../../src/agent/types";
-import { lines } from "../../../src/chat/workspace/lines";
+import { lines } from "../../../src/chat/workspace/line-range";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
 import { call, folder, refusal, write } from "./fixtures";
 

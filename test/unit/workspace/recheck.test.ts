@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, renameSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { PendingChanges, type Files } from "../../../src/chat/pending/changes";
-import { diskFiles, pendingEditor } from "../../../src/chat/pending/editor";
+import { diskFiles, pendingEditor } from "../../../src/chat/pending/pending-editor";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { recheckWrite } from "../../../src/chat/workspace/recheck";
 import { workspaceTools } from "../../../src/chat/workspace/tools";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { listFiles } from "../../../src/chat/workspace/list";
+import { listFiles } from "../../../src/chat/workspace/list-files";
 import { rgFiles } from "../../../src/chat/workspace/ripgrep";
 import { findMatches, type SearchQuery } from "../../../src/chat/workspace/search";
 import { walk } from "../../../src/chat/workspace/walk";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { listFiles } from "../../../src/chat/workspace/list";
+import { listFiles } from "../../../src/chat/workspace/list-files";
 import { ripgrepUnder } from "../../../src/chat/workspace/ripgrep";
 import { searchText } from "../../../src/chat/workspace/search";
 import { folder, searchPaths, write } from "./fixtures";

@@ -7,7 +7,7 @@ import { limitNote, type Limits } from "../../agent/limit-note";
 import type { Call, Limit, LimitCall, Piece } from "../../agent/types";
 import { argText, isRecord } from "../../protocol/args";
 import { item } from "../make";
-import type { Item, Kind, State, Usage } from "../rows";
+import type { Item, Kind, State, Usage } from "../row-schemas";
 import type { Store } from "../store";
 
 /** What a call that a stop or a crash cut short gives the model as its result. */

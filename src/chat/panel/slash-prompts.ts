@@ -5,9 +5,9 @@
  */
 import path from "node:path";
 import type { FileRef, PromptEntry } from "../../protocol/messages";
-import type { Choice, Item } from "../rows";
+import type { Choice, Item } from "../row-schemas";
 import { promptNamed, slashCommand, usePrompt, type PromptFiles } from "../assistants";
-import type { PanelContext } from "./context";
+import type { PanelContext } from "./panel-context";
 import type { EditorContext } from "./context-refs";
 
 /** What a message that starts a prompt file becomes. */

@@ -5,7 +5,7 @@
 import type { Conversation } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { Panel } from "./items";
-import { reconcile, remake } from "./keyed";
+import { reconcile, remake } from "./keyed-rows";
 import { t } from "../src/protocol/l10n";
 
 /** How long a deleted conversation can be brought back. */

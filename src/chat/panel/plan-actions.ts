@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { t } from "../../protocol/l10n";
 import type { Store } from "../store";
-import type { ViewHost } from "./host";
+import type { ViewHost } from "./view-host";
 
 /** Plan files kept in FOLDER (the extension's storage), each opened in the editor with OPEN. */
 export function planFiles(

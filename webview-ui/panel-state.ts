@@ -3,7 +3,7 @@ import type { Block } from "../src/protocol/blocks";
 import type { Snapshot } from "../src/protocol/messages";
 import { parentOf } from "../src/protocol/keys";
 import type { Item, TableName, Tables } from "../src/protocol/rows";
-import { BlockText } from "./blocks";
+import { BlockText } from "./item-blocks";
 
 /** Item keys in their order: numbers inside a key compare as numbers ("c.9" before "c.10"). */
 export const byKey = new Intl.Collator("en", { numeric: true }).compare;

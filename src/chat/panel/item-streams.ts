@@ -4,7 +4,7 @@
  */
 import { MarkdownStream, coalesce, type Coalescer } from "../../markdown";
 import type { Patch } from "../../protocol/blocks";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import type { Change } from "../store";
 
 /** The streams of the items shown, by item id. */

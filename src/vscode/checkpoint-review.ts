@@ -8,11 +8,11 @@
 import { join } from "node:path";
 import vscode = require("vscode");
 import type { OpenFile, RestoreEditor, Restorer, Since, TurnCheckpoints } from "../chat/checkpoints";
-import type { Item } from "../chat/rows";
+import type { Item } from "../chat/row-schemas";
 import type { Store } from "../chat/store";
 import { workspaceFolders } from "./conversations";
 import { core } from "./core";
-import type { PendingReview } from "./pending";
+import type { PendingReview } from "./pending-review";
 import { settings } from "./settings";
 
 /** The scheme of a checkpoint's version of a file. */

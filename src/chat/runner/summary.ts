@@ -6,9 +6,9 @@
 import { createHash } from "node:crypto";
 import { compact, condensingOf } from "../../agent/condense-turn";
 import type { Agent, Message } from "../../agent/types";
-import type { Item } from "../rows";
-import { parentOf } from "./items";
-import type { Answer } from "./items";
+import type { Item } from "../row-schemas";
+import { parentOf } from "./answer-items";
+import type { Answer } from "./answer-items";
 import type { Tally } from "./usage";
 import { t } from "../../protocol/l10n";
 

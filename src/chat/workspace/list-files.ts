@@ -6,7 +6,7 @@ import type { Tool } from "../../agent/types";
 import type { Workspace } from "./editor";
 import { baseOf, globTest } from "./glob";
 import type { Exclude } from "./ignore";
-import { count } from "./words";
+import { count } from "./counts";
 import { folderOf, named, type Folder } from "./folders";
 import { RipgrepError, rgFiles } from "./ripgrep";
 import { scope, walk } from "./walk";

@@ -2,17 +2,17 @@
  * The panel's `@` context and pasted images, on the host: the picker's entries, the references of a
  * message resolved into its files, a pasted image kept. Each answer or refusal goes back to the panel.
  */
-import type { FileRef } from "../../protocol/files";
+import type { FileRef } from "../../protocol/file-refs";
 import type { ContextRef, HostMessage } from "../../protocol/messages";
 import { Kept, resolveRefs, type EditorContext } from "./context-refs";
 import { suggest } from "./context-suggest";
 import { t } from "../../protocol/l10n";
 import { forgetKept } from "./context-sweep";
-import type { Item } from "../rows";
+import type { Item } from "../row-schemas";
 import { reason } from "../../protocol/reason";
 
 /** What the editor gives the panel's context: what it knows, and where kept files go. */
-export interface ContextHost {
+export interface PanelContextHost {
   editor: EditorContext;
   /** The extension's storage folder (kept files go in its `context` folder). */
   folder: string;
@@ -23,7 +23,7 @@ export class PanelContext {
   private readonly kept?: Kept;
 
   constructor(
-    private readonly host: ContextHost | undefined,
+    private readonly host: PanelContextHost | undefined,
     private readonly send: (message: HostMessage) => void,
   ) {
     if (host) this.kept = new Kept(host.folder);

@@ -5,7 +5,7 @@
 import type { Item } from "../src/protocol/rows";
 import { button, h, icon } from "./dom";
 import type { ItemView, Panel } from "./items";
-import { setAttribute } from "./keyed";
+import { setAttribute } from "./keyed-rows";
 import { t } from "../src/protocol/l10n";
 
 /** The chips of the instructions files `item` was given (none when it names none). */

@@ -4,7 +4,7 @@
  */
 import type { PendingAction, PendingFile } from "../src/protocol/messages";
 import { button, fill, h } from "./dom";
-import type { PanelBridge } from "./host";
+import type { PanelBridge } from "./bridge";
 import { t } from "../src/protocol/l10n";
 
 /** The bar; hidden while nothing is pending. */

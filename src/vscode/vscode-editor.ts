@@ -19,9 +19,9 @@ import {
   type Running,
   commandEnv,
 } from "../chat/workspace";
-import { gitDiff } from "./git";
+import { gitDiff } from "./git-api";
 import * as language from "./language";
-import type { PendingReview } from "./pending";
+import type { PendingReview } from "./pending-review";
 import type { PendingList } from "../chat/pending";
 import { settings } from "./settings";
 
@@ -71,7 +71,7 @@ export class VsCodeEditor implements Editor {
     );
   }
 
-  // What the language features and git know: see language.ts and git.ts.
+  // What the language features and git know: see language.ts and git-api.ts.
   problems = async (path?: string): Promise<Problem[]> => language.problems(path);
   problemsAfterWrite = (path: string): Promise<Problem[] | undefined> => this.problemChanges.after(path);
   definition = (at: Place): Promise<Place[]> => language.definition(at);

@@ -4,7 +4,7 @@
  * read as its table's is refused before anything is written.
  */
 import { z } from "zod";
-import { legacyFiles } from "../protocol/files";
+import { legacyFiles } from "../protocol/file-refs";
 
 /** A row's key: a non-empty line of text (the store writes it on one journal line). */
 const key = z

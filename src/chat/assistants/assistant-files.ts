@@ -10,7 +10,7 @@ import { readdir } from "node:fs/promises";
 import { basename, posix } from "node:path";
 import { reason } from "../../agent/perform";
 import { readCapped, type Skipped } from "./instructions";
-import type { Assistant } from "../rows";
+import type { Assistant } from "../row-schemas";
 import { frontMatter } from "./skills";
 import { inside } from "../workspace";
 import { readReviewed, type PendingList } from "../pending";

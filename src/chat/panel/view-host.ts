@@ -1,8 +1,8 @@
 /** What the side panel's host half (`PanelView`) needs from the editor: the editor fills it, tests fake it. */
 import type { CodeAction, FileRef, HostMessage, PanelCommand, PendingAction } from "../../protocol/messages";
-import type { Assistant, Choice, Item } from "../rows";
+import type { Assistant, Choice, Item } from "../row-schemas";
 import type { PersonKept } from "./assistants";
-import type { ContextHost } from "./context";
+import type { PanelContextHost } from "./panel-context";
 import type { ImageOptions } from "../workspace";
 import type { PromptFiles } from "../assistants";
 
@@ -38,7 +38,7 @@ export interface ViewHost {
   /** Shows what changed in the files since the checkpoint of the person's `message` (a sentence when there is nothing to show). */
   changesSince?(message: Item): Promise<string | undefined>;
   /** What the editor knows for the `@` picker, and where kept context goes (none: no `@` context). */
-  context?: ContextHost;
+  context?: PanelContextHost;
   /** The repository's assistants (`.tandem/assistants/*.md`), listed beside the workspace's. */
   assistants?(): Promise<Assistant[]>;
   /** The prompt files of the workspace and the person (absent: none; `/name` is sent as written). */

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import { memory } from "../make";
-import type { Item, Memory, Skill } from "../rows";
+import type { Item, Memory, Skill } from "../row-schemas";
 import { loadSkill } from "../assistants";
 import type { Store } from "../store";
 

@@ -19,7 +19,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { BlobError, type Blobs } from "./blobs";
-import { code } from "./files";
+import { code } from "./whole-writes";
 import type { Entry, Manifest } from "./manifest";
 import { statData, unchanged, type Stat, type StatIndex } from "./stat-index";
 

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { EXECUTE_PATH } from "../../../src/execute";
 import { answer, openaiServer, type FixtureServer } from "../../fixtures/openai-server";
 
-const MAIN = new URL("../../../src/execute/main.ts", import.meta.url).pathname;
+const MAIN = new URL("../../../src/execute/cli.ts", import.meta.url).pathname;
 
 function start(env: Record<string, string | undefined>, args: string[] = []): ChildProcess {
   const clean = { ...process.env };

@@ -9,7 +9,7 @@ import { tool } from "../../agent/tool";
 import type { Tool } from "../../agent/types";
 import type { DiffOf, Editor, Workspace } from "./editor";
 import { inside, shown } from "./paths";
-import { size } from "./words";
+import { size } from "./counts";
 
 /** Characters of a diff given back at most. */
 export const DIFF_CHARS = 40 * 1024;

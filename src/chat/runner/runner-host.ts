@@ -5,7 +5,7 @@
  */
 import type { Attachment, Model, Tool } from "../../agent/types";
 import type { Decision, Question, Setting } from "../approval";
-import type { Assistant, Item, Skill } from "../rows";
+import type { Assistant, Item, Skill } from "../row-schemas";
 import type { CommandRuleBook } from "../workspace";
 import type { PendingList } from "../pending";
 
