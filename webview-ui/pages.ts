@@ -55,10 +55,12 @@ export function assistantsPage(panel: Panel): RowEditor<Assistant> {
         label: t("Starts in"),
         kind: "select",
         options: () => [
-          ["", t("Act: may change files and run commands, as your approvals say")],
-          ["plan", t("Plan mode: only reads, then writes a plan")],
+          ["", t("Act as usual")],
+          ["plan", t("Plan mode")],
         ],
-        hint: () => t("Each new conversation with it starts so; the composer's Plan switch changes one."),
+        hint: t(
+          "In Plan mode it only reads, then writes a plan; as usual it may change files and run commands, as your approvals say. Each new conversation with it starts so; the composer's Plan switch changes one.",
+        ),
       },
       {
         name: "source",
