@@ -55,7 +55,28 @@ function kindView(item: Item, panel: Panel): ItemView {
   }
 }
 
-/** The body of a Markdown item: its blocks when the host sent some, else its text as written. */
+/** Most ids one `render` message asks for. */
+const RENDER_BATCH = 500;
+
+/**
+ * Asks the host for the blocks of the Markdown item `id`, once: a long conversation opens with
+ * the blocks of its newest items only. The items shown in one task are asked for together.
+ */
+function askBlocks(panel: Panel, id: string): void {
+  const { store, host } = panel;
+  if (store.asked.has(id)) return;
+  store.asked.add(id);
+  if (store.wanted.length === 0)
+    queueMicrotask(() => {
+      while (store.wanted.length) host.post({ type: "render", ids: store.wanted.splice(0, RENDER_BATCH) });
+    });
+  store.wanted.push(id);
+}
+
+/**
+ * The body of a Markdown item: its blocks when the host sent some, else its text as written; an
+ * item the host sent without its words (they travel as blocks) asks for its blocks.
+ */
 class Markdown {
   readonly element = h("div", { class: "body" });
   private blocks?: BlockView;
@@ -74,6 +95,7 @@ class Markdown {
       }
       return;
     }
+    if (!text) askBlocks(this.panel, this.id);
     this.element.replaceChildren(h("div", { class: "plain", text }));
   }
 

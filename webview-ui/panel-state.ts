@@ -51,6 +51,9 @@ export class PanelState {
   tables: TableMaps = maps();
   /** The HTML blocks of the open conversation's Markdown items, by item id. */
   blocks = new Map<string, BlockText>();
+  /** The Markdown items whose blocks were asked of the host (see `askBlocks`), and those not yet posted. */
+  readonly asked = new Set<string>();
+  readonly wanted: string[] = [];
   /** The open conversation ("" a new chat). */
   chat = "";
   running = new Set<string>();
@@ -104,6 +107,8 @@ export class PanelState {
     this.tables.items = new Map();
     this.lastTexts = undefined;
     this.blocks = new Map();
+    this.asked.clear();
+    this.wanted.length = 0;
     for (const item of items) if (item.chat === chat) this.tables.items.set(item.id, item);
     for (const [id, list] of Object.entries(blocks)) {
       if (this.tables.items.has(id)) this.blocks.set(id, new BlockText(list));

@@ -283,6 +283,11 @@ export type PanelMessage =
       model: string;
       context?: ContextRef[];
     }
+  /**
+   * The panel shows Markdown items whose blocks it does not have (a long conversation is opened with
+   * the blocks of its newest items only); the host answers a `blocks` patch for each.
+   */
+  | { type: "render"; ids: string[] }
   /** The `@` picker asks for its entries matching `query`; the host answers `suggestions`. */
   | { type: "suggest"; query: string }
   /** The composer's `/` menu asks for the prompt files; the host answers `prompts`. */

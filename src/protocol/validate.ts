@@ -96,6 +96,7 @@ export const panelMessage = z.discriminatedUnion("type", [
     })
     .strict(),
   z.object({ type: z.literal("suggest"), query: z.string().max(500) }).strict(),
+  z.object({ type: z.literal("render"), ids: z.array(id).min(1).max(500) }).strict(),
   z.object({ type: z.literal("prompts") }).strict(),
   z
     .object({

@@ -44,6 +44,20 @@ export class ItemStreams {
     }
   }
 
+  /** Whether item `id` has been rendered for the panel (its blocks were sent). */
+  has(id: string): boolean {
+    return this.streams.has(id);
+  }
+
+  /** Renders the Markdown item `row` whole and sends its blocks at once (the panel asked for them). */
+  whole(row: Item): void {
+    const stream = this.stream(row.id);
+    const sender = this.sender(row.id);
+    sender.push(stream.update(row.text));
+    if (row.done) sender.push(stream.end());
+    sender.flush();
+  }
+
   /** Patches of one item go out at most once per animation frame, merged. */
   sender(id: string): Coalescer {
     let sender = this.senders.get(id);

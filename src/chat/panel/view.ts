@@ -34,8 +34,16 @@ import type { ViewHost } from "./view-host";
 import { t } from "../../protocol/l10n";
 import { setMode } from "./plan-actions";
 
-/** Items whose text is Markdown, sent as keyed blocks. */
-const MARKDOWN = new Set(["text", "reasoning", "plan"]);
+/**
+ * Items whose text is Markdown, sent as keyed blocks (a plan's checklist travels as text: the panel
+ * reads its steps).
+ */
+const MARKDOWN = new Set(["text", "reasoning"]);
+/**
+ * The newest items of a conversation whose blocks are sent when it is opened; the panel asks for
+ * the others' as it shows them (`render`), so opening 5,000 items renders a screenful, not all.
+ */
+export const OPEN_RENDERED = 60;
 /** Tables the panel follows whole (items: only the open conversation's). */
 const FOLLOWED: Table[] = ["conversations", "assistants", "skills", "plugins", "memories", "contexts"];
 
@@ -108,6 +116,8 @@ export class PanelView {
         return this.messages.written(m);
       case "steer":
         return this.messages.steer(m);
+      case "render":
+        return this.render(m.ids);
       case "suggest":
         return this.context.suggest(m.query);
       case "prompts":
@@ -270,7 +280,7 @@ export class PanelView {
   private openChatState(): OpenChat {
     const items = this.chat ? this.store.items(this.chat) : [];
     const blocks: OpenChat["blocks"] = {};
-    for (const item of items) {
+    for (const item of items.slice(-OPEN_RENDERED)) {
       if (!MARKDOWN.has(item.kind)) continue;
       const stream = this.blocks.stream(item.id);
       stream.update(item.text);
@@ -278,6 +288,17 @@ export class PanelView {
       blocks[item.id] = stream.blocks();
     }
     return { chat: this.chat, items: items.map(slim), blocks };
+  }
+
+  /** Sends the blocks of the open conversation's Markdown items `ids` that the panel shows without them. */
+  private render(ids: string[]): void {
+    if (!this.chat) return;
+    for (const id of new Set(ids)) {
+      const item = this.store.get("items", id);
+      // Only the open conversation's, once: an item followed since gets its patches as it changes.
+      if (!item || item.chat !== this.chat || !MARKDOWN.has(item.kind) || this.blocks.has(id)) continue;
+      this.blocks.whole(item);
+    }
   }
 
   /** Everything the panel shows, for a panel that (re)loads. */

@@ -55,6 +55,7 @@ describe("panel messages on the host", () => {
       { type: "mode", chat: "c1", mode: "plan" },
       { type: "mode", chat: "c1", mode: "act" },
       { type: "act", item: "c1.0001" },
+      { type: "render", ids: ["c1.0001", "c1.0003"] },
       { type: "editPlan", item: "c1.0001" },
       { type: "steer", chat: "c1", text: "use the other file", files: [], model: "" },
       { type: "saveSkill", skill: { id: "s", name: "S", description: "d", body: "b" } },
@@ -105,6 +106,9 @@ describe("panel messages on the host", () => {
       { type: "steer", chat: "", text: "hi", files: [], model: "" },
       { type: "steer", chat: "c1", text: "x".repeat(1_000_001), files: [], model: "" },
       { type: "act", item: "" },
+      // The blocks of at most 500 items at a time, and of at least one.
+      { type: "render", ids: [] },
+      { type: "render", ids: Array.from({ length: 501 }, (_, i) => `c1.${i}`) },
       { type: "search", query: "x".repeat(1_001) },
       { type: "drop", uris: Array.from({ length: 101 }, () => "file:///a") },
       {
