@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import { answer, calling, type FixtureServer, type Received, type Reply } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
-import { chatFollowups, chatText, panelControl, panelSend } from "./person";
+import { chatFollowups, chatText, panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";
 
 interface Api {
@@ -34,13 +35,14 @@ function systemOf(request: Received): string {
 }
 
 /**
- * The model's replies by what it is asked: a title; the plan; acting on the plan, the file it
- * names; after the file, its last words.
+ * The model's replies by what it is asked: a title; the checklist, then the plan; acting on the
+ * plan, the file it names; after the file, its last words.
  */
 function reply(request: Received): Reply {
   const messages = request.body.messages as { role: string }[];
   if (!Array.isArray(request.body.tools)) return answer("Greeting plan");
-  if (messages.at(-1)?.role === "tool") return answer("Done as planned.");
+  if (messages.at(-1)?.role === "tool" && said(request).includes("Act on this plan:"))
+    return answer("Done as planned.");
   if (said(request).includes("Act on this plan:"))
     return calling([
       [
@@ -49,8 +51,17 @@ function reply(request: Received): Reply {
         JSON.stringify({ path: "plan-mode/note.txt", content: "edited by the person\n" }),
       ],
     ]);
+  // Planning: the checklist first (update_plan is a tool that reads), then the plan.
+  if (messages.at(-1)?.role === "user" && said(request).includes(ASK))
+    return calling([["p1", "update_plan", JSON.stringify({ steps: STEPS })]]);
   return answer(PLAN);
 }
+
+/** The checklist the model pins while it plans. */
+const STEPS = [
+  { step: "Read the greeting files", done: true },
+  { step: "Write the plan", done: false },
+];
 
 describe("Plan mode in VS Code", () => {
   let server: FixtureServer;
@@ -85,6 +96,17 @@ describe("Plan mode in VS Code", () => {
     for (const name of ["create_file", "propose_edit", "run_command"])
       assert.ok(!tools.includes(name), `${name} is offered in Plan mode: ${tools.join(", ")}`);
     assert.match(systemOf(asked), /You are in Plan mode/);
+    // The checklist it wrote is pinned above the transcript, its steps as written.
+    const pinned = await until(
+      async () => {
+        const text = await panelText();
+        return text.includes("Write the plan") ? text : undefined;
+      },
+      20_000,
+      "the pinned plan",
+    );
+    assert.match(pinned, /1\/2/);
+    assert.match(pinned, /Read the greeting files/);
 
     // Edit plan: the plan opens as a Markdown file in the editor; the person changes a step and saves.
     await panelControl("button", "Edit plan");
@@ -98,9 +120,16 @@ describe("Plan mode in VS Code", () => {
     );
     assert.equal(editor.document.getText(), PLAN);
     assert.ok(!vscode.workspace.getWorkspaceFolder(editor.document.uri), "the plan is not in the workspace");
-    const whole = new vscode.Range(0, 0, editor.document.lineCount, 0);
-    assert.ok(await editor.edit((edit) => edit.replace(whole, EDITED)));
-    assert.ok(await editor.document.save());
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(editor.document.uri, new vscode.Range(0, 0, editor.document.lineCount, 0), EDITED);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    // Saved as the person saves it (a save the editor is not ready for is tried again).
+    await until(
+      async () => (await editor.document.save()) || !editor.document.isDirty || undefined,
+      20_000,
+      "the plan saved",
+    );
+    assert.equal(readFileSync(editor.document.uri.fsPath, "utf8"), EDITED);
 
     // Act on this plan: out of Plan, the edited plan is the next message, with the tools that write.
     await vscode.commands.executeCommand("tandem.chatView.focus");
