@@ -85,22 +85,12 @@ export class PersonMessages {
    * With no run going on (it ended meanwhile), or as a `/` command or prompt file, it is an ordinary message.
    */
   async steer(m: Extract<PanelMessage, { type: "steer" }>): Promise<void> {
-    const files = [...m.files, ...(await this.context.resolve(m.context ?? []))];
     const runner = this.runner;
-    if (!runner?.running(m.chat) || m.text.trimStart().startsWith("/")) {
-      const started = await this.startPrompt(m.text, files, m.model);
-      await this.send(
-        m.chat,
-        m.text,
-        started?.files ?? files,
-        started?.model ?? m.model,
-        "",
-        undefined,
-        started?.prompt,
-      );
-      return;
-    }
+    if (!runner?.running(m.chat) || m.text.trimStart().startsWith("/"))
+      return this.written({ ...m, type: "send", assistant: "" });
+    const files = [...m.files, ...(await this.context.resolve(m.context ?? []))];
     const attached = files.map((f) => fileRef(f.path, f.name));
+    // A run that ended meanwhile leaves it a message like any other (Runner.steer).
     await runner.steer(asked(m.text, m.chat, m.model, attached));
   }
 

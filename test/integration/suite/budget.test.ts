@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { answer, promptTokens, type FixtureServer, type Received } from "../../fixtures/openai-server";
+import {
+  answer,
+  promptTokens,
+  type FixtureServer,
+  type Received,
+  toolNames,
+} from "../../fixtures/openai-server";
 import { until } from "./wait";
 import { panelSend } from "./person";
 import { FIXTURE_WINDOW, fixtureEndpoint } from "./endpoint";
@@ -10,14 +16,6 @@ interface Api {
 }
 
 const api = () => vscode.extensions.getExtension<Api>("tandem-dev.tandem")!.exports;
-
-/** The names of the tools a request carried. */
-function toolsOf(request: Received): string[] {
-  const tools = Array.isArray(request.body.tools)
-    ? (request.body.tools as { function: { name: string } }[])
-    : [];
-  return tools.map((t) => t.function.name);
-}
 
 /** Tokens of a request's instructions and tools, four characters a token as condensing counts them. */
 function fixedOf(request: Received): number {
@@ -41,7 +39,7 @@ function requestFor(server: FixtureServer, text: string): Received | undefined {
 
 /** What the request for `text` must show: it fits the window, its fixed part a quarter, none of VS Code's tools unasked. */
 function assertFits(request: Received, text: string): void {
-  const sent = toolsOf(request);
+  const sent = toolNames(request);
   const vscodeTools = vscode.lm.tools.map((t) => t.name);
   assert.deepEqual(
     sent.filter((name) => vscodeTools.includes(name)),

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import { answer, calling, type FixtureServer, type Received, type Reply } from "../../fixtures/openai-server";
+import {
+  answer,
+  calling,
+  type FixtureServer,
+  type Received,
+  type Reply,
+  toolNames,
+} from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 import { chatFollowups, chatText, panelControl, panelSend, panelText } from "./person";
 import { until } from "./wait";
@@ -19,14 +26,6 @@ const EDITED = "# Plan: a greeting note\n\n1. Create plan-mode/note.txt saying e
 
 /** The messages of a request, as JSON (a message's content may be text or parts). */
 const said = (request: Received): string => JSON.stringify(request.body.messages);
-
-/** The names of the tools a request carried. */
-function toolsOf(request: Received): string[] {
-  const tools = Array.isArray(request.body.tools)
-    ? (request.body.tools as { function: { name: string } }[])
-    : [];
-  return tools.map((t) => t.function.name);
-}
 
 /** The system message of a request. */
 function systemOf(request: Received): string {
@@ -91,7 +90,7 @@ describe("Plan mode in VS Code", () => {
     );
     assert.equal(store.get("conversations", planned.chat)?.mode, "plan");
     const asked = server.requests.find((r) => said(r).includes(ASK) && Array.isArray(r.body.tools))!;
-    const tools = toolsOf(asked);
+    const tools = toolNames(asked);
     assert.ok(tools.includes("read_file"), tools.join(", "));
     for (const name of ["create_file", "propose_edit", "run_command"])
       assert.ok(!tools.includes(name), `${name} is offered in Plan mode: ${tools.join(", ")}`);
@@ -140,7 +139,7 @@ describe("Plan mode in VS Code", () => {
       "the request acting on the plan",
     );
     assert.ok(said(acting).includes("saying edited by the person"), "the plan as the person saved it");
-    assert.ok(toolsOf(acting).includes("create_file"), toolsOf(acting).join(", "));
+    assert.ok(toolNames(acting).includes("create_file"), toolNames(acting).join(", "));
     assert.equal(store.get("conversations", planned.chat)?.mode, undefined);
     await until(
       () => store.items(planned.chat).find((i) => i.kind === "text" && i.text === "Done as planned."),
@@ -172,7 +171,7 @@ describe("Plan mode in VS Code", () => {
     assert.equal(result?.errorDetails, undefined);
     const request = server.requests.slice(before).find((r) => Array.isArray(r.body.tools));
     assert.ok(request, "the model was asked");
-    const tools = toolsOf(request);
+    const tools = toolNames(request);
     assert.ok(tools.includes("read_file"), tools.join(", "));
     for (const name of ["create_file", "propose_edit", "run_command"])
       assert.ok(!tools.includes(name), `${name} is offered to /plan: ${tools.join(", ")}`);

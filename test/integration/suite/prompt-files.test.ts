@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { answer, type FixtureServer, type Received } from "../../fixtures/openai-server";
+import { answer, type FixtureServer, type Received, toolNames } from "../../fixtures/openai-server";
 import { fixtureEndpoint } from "./endpoint";
 import { chatText, panelSlash, panelText } from "./person";
 import { until } from "./wait";
@@ -24,14 +24,6 @@ const PROMPT = [
   "Review the area ${input:area} and list three risks.",
   "",
 ].join("\n");
-
-/** The names of the tools a request carried. */
-function toolsOf(request: Received): string[] {
-  const tools = Array.isArray(request.body.tools)
-    ? (request.body.tools as { function: { name: string } }[])
-    : [];
-  return tools.map((t) => t.function.name);
-}
 
 /** The request whose user messages say `text`. */
 function requestSaying(server: FixtureServer, text: string): Received | undefined {
@@ -75,7 +67,7 @@ describe("prompt files as /name in the panel and in @tandem", () => {
     );
     const request = requestSaying(server, "Review the area parser and list three risks.");
     assert.ok(request, "the model was given the prompt file's text with the argument");
-    const tools = toolsOf(request);
+    const tools = toolNames(request);
     assert.ok(tools.includes("read_file"), tools.join(", "));
     for (const name of ["run_command", "propose_edit", "create_file", "fetch_page"])
       assert.ok(!tools.includes(name), `${name} is not offered: ${tools.join(", ")}`);
@@ -98,7 +90,7 @@ describe("prompt files as /name in the panel and in @tandem", () => {
     assert.equal(result?.errorDetails, undefined);
     const request = requestSaying(server, "Review the area lexer and list three risks.");
     assert.ok(request, "the model was given the prompt file's text with the argument");
-    assert.ok(!toolsOf(request).includes("run_command"), toolsOf(request).join(", "));
+    assert.ok(!toolNames(request).includes("run_command"), toolNames(request).join(", "));
     // Given once, filled in: not also as the raw file VS Code attaches for a prompt file it knows.
     assert.ok(
       !JSON.stringify(request.body.messages).includes("${input:area}"),

@@ -7,26 +7,14 @@ import { planFiles } from "../../../src/chat/panel";
 import { PanelView, type ViewHost } from "../../../src/chat/panel/view";
 import type { HostMessage } from "../../../src/protocol/messages";
 import { bench, hostOf, until, type Bench } from "./runner-fixture";
+import { recordingHost } from "../../fixtures/view-host";
 
 /** The panel's host with real plan files in FOLDER; what it opened and sent is kept. */
 function planHost(folder: string): ViewHost & { opened: string[]; sent: HostMessage[] } {
   const opened: string[] = [];
   const sent: HostMessage[] = [];
-  return {
-    opened,
-    sent,
-    send: (m) => void sent.push(m),
-    choices: async () => [],
-    defaultModel: async () => "",
-    pickFiles: async () => [],
-    dropped: async () => [],
-    code: () => undefined,
-    openLink: () => undefined,
-    openFile: () => undefined,
-    command: () => undefined,
-    pluginKey: async () => undefined,
-    plans: planFiles(folder, async (file) => void opened.push(file)),
-  };
+  const host = recordingHost(sent, { plans: planFiles(folder, async (file) => void opened.push(file)) });
+  return Object.assign(host, { opened, sent });
 }
 
 describe("Plan mode in the panel's host half", () => {

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { calls, says, scripted } from "../../../src/agent/scripted";
 import { tool } from "../../../src/agent/tool";
 import { asked } from "../../../src/chat/make";
+import { PanelView } from "../../../src/chat/panel/view";
+import { recordingHost } from "../../fixtures/view-host";
 import { answerOf, answered, bench, gate, hostOf, transcript, until, type Bench } from "./runner-fixture";
 
 describe("chat runner: steering a run", () => {
@@ -119,6 +121,19 @@ describe("chat runner: steering a run", () => {
     const chat = named(b);
     const user = asked("Hi", chat);
     assert.equal(await b.runner.steer(user), false);
+    await answered(b.store, user.id);
+    await until(() => !b!.runner.running(chat), "the run to end");
+    assert.deepEqual(transcript(b.store, chat), ["user:Hi", "text:Hello."]);
+  });
+
+  it("from the panel, Send now with no run going on (it ended first) sends an ordinary message, once", async () => {
+    const model = scripted([says("Hello.")]);
+    b = await bench(hostOf({ default: model }));
+    const chat = named(b);
+    const view = new PanelView(b.store, b.runner, recordingHost());
+    await view.receive({ type: "steer", chat, text: "Hi", files: [], model: "" });
+    const user = b.store.items(chat).find((i) => i.kind === "user" && i.text === "Hi");
+    assert.ok(user, "the message is stored");
     await answered(b.store, user.id);
     await until(() => !b!.runner.running(chat), "the run to end");
     assert.deepEqual(transcript(b.store, chat), ["user:Hi", "text:Hello."]);
