@@ -86,7 +86,8 @@ class Markdown {
     private readonly panel: Panel,
   ) {}
 
-  show(text: string): void {
+  /** Shows the item's words; `done` false: it is streaming, and its blocks come as patches. */
+  show(text: string, done: boolean): void {
     const blocks = this.panel.store.blocks.get(this.id);
     if (blocks) {
       if (!this.blocks) {
@@ -95,7 +96,7 @@ class Markdown {
       }
       return;
     }
-    if (!text) askBlocks(this.panel, this.id);
+    if (!text && done) askBlocks(this.panel, this.id);
     this.element.replaceChildren(h("div", { class: "plain", text }));
   }
 
@@ -103,7 +104,7 @@ class Markdown {
     const blocks = this.panel.store.blocks.get(this.id);
     if (!blocks) return;
     if (this.blocks) this.blocks.update(blocks, changed);
-    else this.show("");
+    else this.show("", true);
   }
 }
 
@@ -123,7 +124,7 @@ class AnswerView implements ItemView {
   }
 
   update(item: Item): void {
-    this.body.show(item.text);
+    this.body.show(item.text, item.done);
     this.element.setAttribute("aria-busy", String(!item.done));
     interrupted(this.status, item, this.panel);
     // Regenerate under the last words of a finished answer; kept while the person chooses a model.
@@ -194,7 +195,7 @@ class ThinkingView implements ItemView {
       this.showing = !item.done;
       this.element.open = this.showing;
     }
-    this.body.show(item.text);
+    this.body.show(item.text, item.done);
   }
 
   patched(changed: number[]): void {
