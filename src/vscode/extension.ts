@@ -58,9 +58,11 @@ export function activate(context: vscode.ExtensionContext) {
   registerProvider(context, models);
 
   let opened: Promise<Opened> | undefined;
+  /** How long opening the conversations took (ms), once they are open: a figure for tests and benchmarks. */
+  let openedMs: number | undefined;
   const held: { runner?: Opened["runner"] } = {};
   const conversations = () =>
-    (opened ??= openConversations(context, {
+    (opened ??= timedOpen(context, {
       models,
       editor,
       status,
@@ -70,7 +72,8 @@ export function activate(context: vscode.ExtensionContext) {
         // A run that ended with changes the person has not seen yet tells them, panel open or not.
         if (!running) void pending.notify();
       },
-    }).then((o) => {
+    }).then(({ o, ms }) => {
+      openedMs = ms;
       held.runner = o.runner;
       followCheckpoints(context, o.store, checkpoints);
       return o;
@@ -153,6 +156,10 @@ export function activate(context: vscode.ExtensionContext) {
     panelResolved: () => panel.view !== undefined,
     /** The conversations of this workspace, to read (for tests and other extensions): nothing here writes. */
     conversations: async () => ({ store: readOnly((await conversations()).store) }),
+    /** How long the first opening of the conversations took, in ms (undefined until they are open). */
+    conversationsOpenMs: () => openedMs,
+    /** The folder of this workspace's conversation store; asking opens nothing. */
+    storeFolder: () => (context.storageUri ?? context.globalStorageUri).fsPath,
     /** The tools Tandem's agent is offered in this workspace now (read-only ones when it is untrusted). */
     tools: async () => (await agentTools(editor)).map((t) => ({ name: t.name, readOnly: t.readOnly })),
     /** The conversations whose answer is running now (a restore waits until there is none). */
@@ -175,10 +182,18 @@ function readOnly(store: Store) {
     count: store.count.bind(store),
     items: store.items.bind(store),
     conversations: store.conversations.bind(store),
+    loaded: store.loaded.bind(store),
     search: store.search.bind(store),
     follow: store.follow.bind(store),
     flush: () => (store.writable ? store.flush() : Promise.resolve()),
   };
+}
+
+/** Opens the conversations, timed. */
+async function timedOpen(...args: Parameters<typeof openConversations>): Promise<{ o: Opened; ms: number }> {
+  const started = performance.now();
+  const o = await openConversations(...args);
+  return { o, ms: performance.now() - started };
 }
 
 export function deactivate() {}

@@ -296,6 +296,64 @@ async function demoModel(run) {
   return { ...served, model: DEMO_MODEL };
 }
 
+/**
+ * Moves the history history-fill wrote (HISTORY/store) into the store folder it named (HISTORY/folder.txt),
+ * once no window holds that folder's lock: the page leaves the workbench and the lock's process ends or
+ * lets go. Gives a failed phase when that cannot be done.
+ */
+async function moveHistory(page, history) {
+  const named = join(history, "folder.txt");
+  if (!existsSync(named))
+    return { passed: 0, failed: 1, note: "history: history-fill did not write the history (run it first)" };
+  const folder = readFileSync(named, "utf8");
+  await page.goto("about:blank");
+  const lock = join(folder, "journal.lock");
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    let pid;
+    try {
+      pid = JSON.parse(readFileSync(lock, "utf8")).pid;
+    } catch (e) {
+      if (e?.code === "ENOENT") break;
+    }
+    let alive = typeof pid === "number";
+    if (alive) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+    }
+    if (!alive && pid !== undefined) break;
+    if (Date.now() > deadline)
+      return { passed: 0, failed: 1, note: `history: ${lock} was still held after 60 s` };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  rmSync(lock, { force: true });
+  rmSync(join(folder, "journal.jsonl"), { force: true });
+  rmSync(join(folder, "chats"), { recursive: true, force: true });
+  cpSync(join(history, "store"), folder, { recursive: true });
+  return undefined;
+}
+
+/**
+ * BENCH history-vscode: what opening a workspace with a large history costs against an empty one (the first
+ * phase's figures); gives why it fails its bound (opening at most 5 times the empty one, the panel within 10 s).
+ */
+function historyBench(m) {
+  if (m.history_open_ms === undefined) return undefined;
+  const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : "?");
+  const round = (v) => (v === undefined ? "?" : Math.round(v));
+  console.log(
+    `BENCH history-vscode open_ms=${round(m.history_open_ms)} open_vs_empty=${ratio(m.history_open_ms, m.empty_open_ms)} panel_ms=${round(m.history_panel_ms)} panel_vs_empty=${ratio(m.history_panel_ms, m.empty_panel_ms)} list_ms=${round(m.history_list_ms)} chat_ms=${round(m.history_chat_ms)} empty_open_ms=${round(m.empty_open_ms)} empty_panel_ms=${round(m.empty_panel_ms)}`,
+  );
+  if (m.history_panel_ms > 10_000)
+    return `history: the panel took ${round(m.history_panel_ms)} ms to show (bound 10 s)`;
+  if (m.empty_open_ms > 0 && m.history_open_ms > 5 * m.empty_open_ms)
+    return `history: opening took ${round(m.history_open_ms)} ms, over 5 times the empty store's ${round(m.empty_open_ms)} ms`;
+  return undefined;
+}
+
 async function main() {
   requireChromium();
   ensureCodeServer();
@@ -336,9 +394,12 @@ async function main() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const harnessDir = join(run, "harness");
   mkdirSync(harnessDir);
+  const historyDir = join(run, "history");
+  mkdirSync(historyDir);
   const env = {
     TANDEM_WORKSPACE: workspace,
     TANDEM_PERSON_DIR: harnessDir,
+    TANDEM_HISTORY_DIR: historyDir,
     TANDEM_TEST_GREP: process.env.TANDEM_TEST_GREP ?? "",
     TANDEM_DEMO_URL: demo.url,
     TANDEM_DEMO_MODEL: demo.model,
@@ -423,6 +484,18 @@ async function main() {
     for (let i = 1; i <= windows; i++) phases.push(await phase(i === 1 ? "first" : `first-${i}`));
   if (wanted("reload")) phases.push(await phase("reload"));
   if (wanted("multiroot")) phases.push(await phase("multiroot", port, twoFolders(join(run, "multiroot"))));
+  if (wanted("history-fill") || wanted("history")) {
+    // A workspace with a large history: history-fill writes it with Tandem's store into HISTORY_DIR and
+    // names this workspace's store folder; once its window is gone, the history goes there, and
+    // history opens the workspace again.
+    const folder = join(run, "history-workspace");
+    cpSync(join(root, "test/integration/workspace"), folder, { recursive: true });
+    if (wanted("history-fill")) phases.push(await phase("history-fill", port, folder));
+    if (wanted("history")) {
+      const moved = await moveHistory(page, historyDir);
+      phases.push(moved ?? (await phase("history", port, folder)));
+    }
+  }
   if (wanted("untrusted")) {
     // Last, a VS Code that asks about workspace trust, on a folder nobody trusted yet.
     server.stop();
@@ -441,6 +514,8 @@ async function main() {
     cleanups.push(server2.stop);
     phases.push(await phase("untrusted", port2, untrusted));
   }
+  const slow = historyBench(Object.assign({}, ...phases.map((p) => p.metrics ?? {})));
+  if (slow) phases.push({ passed: 0, failed: 1, note: slow });
   const sum = (key) => phases.reduce((n, p) => n + p[key], 0);
   const note =
     phases

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { metrics } from "./metrics";
+import { panelText } from "./person";
+import { until } from "./wait";
 
 const ID = "tandem-dev.tandem";
 /** An extension that does nothing (test/fixtures/empty-extension), activated as Tandem is: the baseline. */
@@ -49,6 +51,7 @@ describe("Tandem in VS Code", () => {
   });
 
   it("resolves the side panel view", async () => {
+    const shown = performance.now();
     await vscode.commands.executeCommand("workbench.view.extension.tandem");
     await vscode.commands.executeCommand("tandem.chatView.focus");
     const deadline = Date.now() + 20_000;
@@ -57,5 +60,15 @@ describe("Tandem in VS Code", () => {
     while (!ext.exports.panelResolved?.() && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 200));
     assert.equal(ext.exports.panelResolved?.(), true, "the view was resolved");
+    // What an empty history costs, the baseline of the history phase (BENCH history-vscode): the panel on
+    // screen with its empty state, and opening the (empty) conversations.
+    await until(
+      async () => /Connect a model to start|Ask Tandem/.test(await panelText()),
+      30_000,
+      "the panel's empty state",
+    );
+    metrics.empty_panel_ms = performance.now() - shown;
+    await ext.exports.conversations();
+    metrics.empty_open_ms = ext.exports.conversationsOpenMs();
   });
 });

@@ -19,6 +19,10 @@ export async function run(): Promise<void> {
     await import("./reload.test");
   } else if (process.env.TANDEM_TEST_PHASE === "multiroot") {
     await import("./multiroot.test");
+  } else if (process.env.TANDEM_TEST_PHASE === "history-fill") {
+    await import("./history-fill.test");
+  } else if (process.env.TANDEM_TEST_PHASE === "history") {
+    await import("./history.test");
   } else if (process.env.TANDEM_TEST_PHASE === "untrusted") {
     await import("./untrusted.test");
   } else {

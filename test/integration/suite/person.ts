@@ -44,7 +44,7 @@ export const panelText = () => person<string>("panelText");
  * presses Enter, or chooses the option labelled `choose`.
  */
 export const panelControl = (
-  role: "button" | "textbox" | "combobox",
+  role: "button" | "textbox" | "combobox" | "tab",
   name: string,
   how: { nth?: number; fill?: string; choose?: string; within?: string } = {},
 ) => person<boolean>("panelControl", { role, name, ...how });
