@@ -1,12 +1,12 @@
 /** The panel's replica of the host's tables: rows by id, the open conversation, who is running. */
 import type { Block } from "../src/protocol/blocks";
 import type { Snapshot } from "../src/protocol/messages";
-import { parentOf } from "../src/protocol/keys";
+import { byKey, parentOf } from "../src/protocol/keys";
 import type { Item, TableName, Tables } from "../src/protocol/rows";
 import { BlockText } from "./item-blocks";
 
-/** Item keys in their order: numbers inside a key compare as numbers ("c.9" before "c.10"). */
-export const byKey = new Intl.Collator("en", { numeric: true }).compare;
+// Keys in the store's order (made with the clock and a counter in fixed-width base 36).
+export { byKey };
 
 /** What one change of a table did: the rows put (with what they were), those deleted, and which fields differ. */
 export interface RowsDelta<R> {

@@ -5,3 +5,12 @@ export function parentOf(key: string): string {
   const dot = key.indexOf(".");
   return dot < 0 ? "" : key.slice(0, dot);
 }
+
+/**
+ * The order of two keys, as the store orders them: by their characters' codes. A key is the time,
+ * then a counter, in fixed-width base 36, so this is the order they were made in; an answer's
+ * `KEY.0003` comes right after its `KEY` ("." sorts before every digit and letter).
+ */
+export function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -6,11 +6,14 @@ import { keyed } from "../../src/markdown";
 import type { Panel } from "./page";
 import { item } from "./stream";
 
-/** The id of the `index`-th item of `longConversation`: message m{n}, its answer m{n}.1 and its call m{n}.2. */
+/**
+ * The id of the `index`-th item of `longConversation`: message m{n}, its answer m{n}.1 and its call
+ * m{n}.2, n in fixed width as the store's keys are (they sort by their characters).
+ */
 export function longId(index: number): string {
-  const message = Math.floor(index / 3);
+  const message = `m${String(Math.floor(index / 3)).padStart(6, "0")}`;
   const part = index % 3;
-  return part === 0 ? `m${message}` : `m${message}.${part}`;
+  return part === 0 ? message : `${message}.${part}`;
 }
 
 /** The `opened` message of conversation `chat` with `count` items. */

@@ -47,7 +47,7 @@ describe("a long conversation's words, asked for as they are shown", () => {
     // Scrolled to the top: the first answers are shown and asked for, not the thousands between.
     await panel.page.evaluate(() => (document.querySelector(".transcript")!.scrollTop = 0));
     const first = longId(1);
-    await panel.page.waitForFunction(() => document.querySelector('[data-item="m0.1"]') !== null);
+    await panel.page.waitForFunction(() => document.querySelector('[data-item="m000000.1"]') !== null);
     let asked: string[] = [];
     for (let i = 0; i < 50 && !asked.includes(first); i++) {
       await panel.settled();
@@ -72,7 +72,7 @@ describe("a long conversation's words, asked for as they are shown", () => {
       },
     });
     await panel.settled();
-    const shown = await panel.page.locator('[data-item="m0.1"]').innerText();
+    const shown = await panel.page.locator('[data-item="m000000.1"]').innerText();
     assert.match(shown, /Answer number 0: the parser reads one token at a time\./);
     assert.deepEqual(panel.errors, []);
   });

@@ -166,6 +166,8 @@ describe("the transcript", () => {
     });
     const call = panel.page.locator('[data-item="c1.106"] .decision');
     await call.getByRole("button", { name: "Allow a.example in This Conversation" }).waitFor();
+    // The person scrolls to it (an item off screen is not laid out).
+    await call.scrollIntoViewIfNeeded();
     assert.deepEqual(await call.getByRole("button").allInnerTexts(), [
       "Allow",
       "Allow a.example in This Conversation",

@@ -121,10 +121,10 @@ describe("a 5,000-item conversation", () => {
   it("keeps the streaming answer in sight at the bottom, and says when it is finished", async () => {
     await panel.send({ type: "running", chat: "c2", running: true });
     const text = "Streaming words, four characters at a time, until the answer is long. ".repeat(30);
-    await panel.send(...streamed(item("m9999.1", "text", {}, "c2"), text));
+    await panel.send(...streamed(item("m009999.1", "text", {}, "c2"), text));
     await panel.send({ type: "running", chat: "c2", running: false });
     await panel.settled();
-    await waitInView(panel, "m9999.1");
+    await waitInView(panel, "m009999.1");
     const gap = await panel.page
       .locator(".transcript")
       .evaluate((view) => view.scrollHeight - view.scrollTop - view.clientHeight);
@@ -134,7 +134,7 @@ describe("a 5,000-item conversation", () => {
         document.querySelector("[aria-live=polite]")?.textContent ?? "",
       ),
     );
-    assert.equal(await panel.page.locator('[data-item="m9999.1"]').getAttribute("aria-label"), "Answer");
+    assert.equal(await panel.page.locator('[data-item="m009999.1"]').getAttribute("aria-label"), "Answer");
     await clean();
   });
 
@@ -142,21 +142,21 @@ describe("a 5,000-item conversation", () => {
     const view = panel.page.locator(".transcript");
     await view.evaluate((element) => (element.scrollTop = 0));
     await waitInView(panel, longId(0));
-    await panel.send(...streamed(item("m9999.1", "text", {}, "c2"), "New words while reading the top."));
+    await panel.send(...streamed(item("m009999.1", "text", {}, "c2"), "New words while reading the top."));
     await panel.settled();
     assert.equal(await inView(panel, longId(0)), true);
-    assert.equal(await panel.page.locator('[data-item="m9999.1"]').count(), 0);
+    assert.equal(await panel.page.locator('[data-item="m009999.1"]').count(), 0);
     // Back at the bottom, an item keyed before the newest lands before it.
     await view.evaluate((element) => (element.scrollTop = element.scrollHeight));
-    await waitInView(panel, "m9999.1");
+    await waitInView(panel, "m009999.1");
     await panel.send({
       type: "rows",
       table: "items",
-      put: [item("m9998", "user", { text: "late" }, "c2")],
+      put: [item("m009998", "user", { text: "late" }, "c2")],
       delete: [],
     });
     await panel.settled();
-    assert.deepEqual((await rendered(panel)).slice(-2), ["m9998", "m9999.1"]);
+    assert.deepEqual((await rendered(panel)).slice(-2), ["m009998", "m009999.1"]);
     await clean();
   });
 });

@@ -12,11 +12,13 @@ describe("Tandem's exports to other extensions", () => {
     assert.deepEqual(Object.keys(api).sort(), [
       "activationMs",
       "conversations",
+      "conversationsOpenMs",
       "execute",
       "panelResolved",
       "participant",
       "pending",
       "running",
+      "storeFolder",
       "tools",
       "version",
       "vscodeApiMs",
@@ -33,6 +35,7 @@ describe("Tandem's exports to other extensions", () => {
       "follow",
       "get",
       "items",
+      "loaded",
       "rows",
       "search",
     ]);
@@ -53,6 +56,9 @@ describe("Tandem's exports to other extensions", () => {
     store.rows("items");
     store.count("items");
     store.items(chat);
+    store.loaded();
+    (api.storeFolder as Fn)();
+    (api.conversationsOpenMs as Fn)();
     await store.search("written");
     (store.follow({ table: "items" }, () => undefined) as () => void)();
     await store.flush("items", row);

@@ -18,7 +18,11 @@ interface Api {
 
 /** Waits until the panel's text holds `text`; gives how long that took from `since`. */
 async function shows(text: string, since: number, what: string): Promise<number> {
-  await until(async () => (await panelText()).includes(text), 30_000, what);
+  let seen = "";
+  await until(async () => (seen = await panelText()).includes(text), 30_000, what).catch((error: Error) => {
+    // What the panel showed instead says whether the text was late or another view came.
+    throw new Error(`${error.message}; the panel showed: ${seen.slice(-600)}`);
+  });
   return performance.now() - since;
 }
 

@@ -20,6 +20,8 @@ import {
 } from "../../../src/chat/make";
 import { checked, RowError, secretKey, TABLE_NAMES, type Choice } from "../../../src/chat/row-schemas";
 import { fileRef } from "../../../src/protocol/file-refs";
+import { byKey } from "../../../src/protocol/keys";
+import { answerKey } from "../../../src/chat/runner/answer-items";
 
 describe("chat rows", () => {
   it("refuses a bad row with words that name the field", () => {
@@ -70,6 +72,18 @@ describe("keys", () => {
     made.push(newKey());
     assert.deepEqual([...made].sort(), made);
     assert.equal(new Set(made).size, made.length);
+  });
+
+  it("sort in the panel as in the store: in the order they were made, an answer's items under their message", () => {
+    const made: string[] = [];
+    // Many in one millisecond: counters whose digits run into the time's and the tail's (a count of
+    // digits, read as a number, would put 0009 after 001a).
+    for (let i = 0; i < 3000; i++) {
+      const key = newKey(1_700_000_000_000);
+      made.push(key, answerKey(key, 0), answerKey(key, 35), answerKey(key, 36));
+    }
+    const shuffled = [...made].reverse();
+    assert.deepEqual(shuffled.sort(byKey), made);
   });
 
   it("tell the time they were made", () => {
