@@ -237,6 +237,34 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 
+/** How many windows' extension hosts run now among the processes of the group `group` (the server's). */
+function extensionHosts(group) {
+  let count = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The process group is the fifth field of stat, after the name in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== group) continue;
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=extensionHost")) count++;
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return count;
+}
+
+/**
+ * Leaves the window on screen and waits until its extension host has ended (up to 60 s): a window that
+ * opens while the last one's still shuts down may read its workspace file before the server answers,
+ * and a workspace of folders then opens with none.
+ */
+async function leaveWindow(page, group) {
+  await page.goto("about:blank");
+  if (!existsSync("/proc")) return;
+  const deadline = Date.now() + 60_000;
+  while (extensionHosts(group) > 0 && Date.now() < deadline) await page.waitForTimeout(250);
+}
+
 /**
  * A workspace of two folders under `base` (`first` and `second`, each with a file the other lacks)
  * and the `.code-workspace` file that names them; gives the file's path.
@@ -433,8 +461,14 @@ async function main() {
   });
   const limit = Number(process.env.TANDEM_VSCODE_TIMEOUT_MS || 10 * 60_000);
 
+  // Each server's process group (its windows' extension hosts are in it); whether a window was opened yet.
+  const groups = new Map([[port, server.child.pid]]);
+  let opened = false;
+
   /** Opens the workbench with the tests of `phase`; resolves with its counts. */
   async function phase(name, at = port, folder = workspace) {
+    if (opened) await leaveWindow(page, groups.get(at));
+    opened = true;
     const remote = (p) => `vscode-remote://127.0.0.1:${at}${p}`;
     const file = join(run, `result-${name}.json`);
     const payload = [
@@ -512,6 +546,7 @@ async function main() {
       },
     );
     cleanups.push(server2.stop);
+    groups.set(port2, server2.child.pid);
     phases.push(await phase("untrusted", port2, untrusted));
   }
   const slow = historyBench(Object.assign({}, ...phases.map((p) => p.metrics ?? {})));

@@ -31,8 +31,16 @@ describe("a workspace of two folders", () => {
     await until(() => (names().length === 2 ? true : undefined), 90_000, "the workspace's two folders").catch(
       (error: Error) => {
         // What the window opened instead says whether the folders were late or another workspace came.
-        const file = vscode.workspace.workspaceFile?.toString() ?? "none";
-        throw new Error(`${error.message}; folders: ${JSON.stringify(names())}; workspace file: ${file}`);
+        const file = vscode.workspace.workspaceFile;
+        let text = "";
+        try {
+          text = file ? readFileSync(file.fsPath, "utf8") : "";
+        } catch (e) {
+          text = String(e);
+        }
+        throw new Error(
+          `${error.message}; folders: ${JSON.stringify(names())}; workspace file: ${file?.toString() ?? "none"} ${text}`,
+        );
       },
     );
     assert.deepEqual(names(), ["first", "second"]);
