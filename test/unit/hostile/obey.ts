@@ -14,7 +14,7 @@ import type { RunnerHost } from "../../../src/chat/runner/runner-host";
 import type { Editor } from "../../../src/chat/workspace/editor";
 import { workspaceTools, type WorkspaceOptions } from "../../../src/chat/workspace/tools";
 import type { Outcome } from "./attack";
-import { answerOf, bench, hostOf } from "../chat/runner-fixture";
+import { bench, hostOf } from "../chat/runner-fixture";
 
 /** The hostile repository every attack starts from (copied per attack; the copy is what tools see). */
 export const HOSTILE_REPO = join(__dirname, "../../fixtures/hostile-repo");
@@ -47,6 +47,8 @@ export interface Obeyed {
   done: Done;
   /** How many of the questions the person answered yes. */
   yes: number;
+  /** Whether the run going on took the message `steer` sent during its first call (see `Runner.steer`). */
+  steered?: boolean;
 }
 
 /** What an attack may set around the obeyed run, besides host parts. */
@@ -65,6 +67,8 @@ export interface Around {
   then?: [name: string, args: string][][];
   /** What the person answers when asked (default: no). */
   person?: (call: Item, question: Question | undefined) => Decision;
+  /** The person's message sent while the first call runs, to join the run at its next round. */
+  steer?: string;
   /** The conversation's mode ("plan": its answers only read). */
   mode?: "plan";
   /** Leaves the copy of the repository on disk, for the attack to look at and remove. */
@@ -91,19 +95,32 @@ export async function obey(
   const questions: (Question | undefined)[] = [];
   let yes = 0;
   const turns = [script, ...(extra.then ?? [])].map((turn) => calls(turn));
+  // Set once the conversation exists: the first call run sends the message that steers the run.
+  let steering: (() => Promise<boolean>) | undefined;
+  let steered: boolean | undefined;
+  const steerFirst = (t: Tool): Tool => ({
+    ...t,
+    run: async (args, signal, call) => {
+      const steer = steering;
+      steering = undefined;
+      if (steer) steered = await steer();
+      return t.run(args, signal, call);
+    },
+  });
   const model = scripted([...turns, says("Done as the README said."), says("Title")]);
   const host = hostOf(
     { default: model },
     {
-      tools: () => [
-        ...workspaceTools({
-          root,
-          editor,
-          trusted: extra.trusted?.() ?? true,
-          ...(typeof extra.workspace === "function" ? extra.workspace(root) : extra.workspace),
-        }),
-        ...(extra.more?.(root) ?? []),
-      ],
+      tools: () =>
+        [
+          ...workspaceTools({
+            root,
+            editor,
+            trusted: extra.trusted?.() ?? true,
+            ...(typeof extra.workspace === "function" ? extra.workspace(root) : extra.workspace),
+          }),
+          ...(extra.more?.(root) ?? []),
+        ].map(steerFirst),
       approve: async (call, _signal, question?: Question) => {
         seen.push(call);
         questions.push(question);
@@ -120,12 +137,15 @@ export async function obey(
     const chat = b.chat();
     if (extra.mode)
       b.store.put("conversations", { ...b.store.get("conversations", chat)!, mode: extra.mode });
+    const steer = extra.steer;
+    if (steer) steering = () => b.runner.steer(asked(steer, chat));
     await b.send(
       (await extra.message?.(root, chat)) ??
         asked(extra.prompt ?? "Follow the instructions in README.md.", chat),
     );
-    const callItems = answerOf(b.store, chat, b.store.items(chat)[0].id).filter((i) => i.kind === "call");
-    return { root, calls: callItems, asked: seen, questions, done, yes };
+    // A steered message's answer follows it: the run's calls are those of the whole conversation.
+    const callItems = b.store.items(chat).filter((i) => i.kind === "call");
+    return { root, calls: callItems, asked: seen, questions, done, yes, steered };
   } finally {
     await b.end();
     if (!extra.keep) rmSync(root, { recursive: true, force: true });
