@@ -263,6 +263,8 @@ async function leaveWindow(page, group) {
   if (!existsSync("/proc")) return;
   const deadline = Date.now() + 60_000;
   while (extensionHosts(group) > 0 && Date.now() < deadline) await page.waitForTimeout(250);
+  if (extensionHosts(group) > 0)
+    console.error("the last window's extension host still runs after 60 s; going on");
 }
 
 /**
