@@ -96,16 +96,28 @@ const order = wanted.length ? wanted : Object.keys(stages);
 let passed = 0;
 let failed = 0;
 const lines = [];
+/** What failed, by stage: repeated just above the summary line, where a log read only at its end names it. */
+const failures = [];
+/** A failure on one line, its error's lines folded in. */
+const folded = (f) =>
+  String(f)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ⏎ ")
+    .slice(0, 400);
 for (const name of order) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
   const r = stages[name]();
   passed += r.passed;
   failed += r.failed;
+  for (const f of r.failures ?? []) failures.push(`${name}: ${folded(f)}`);
   lines.push(
     `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${Math.round((Date.now() - started) / 1000)} s${r.note ? `  (${r.note})` : ""}`,
   );
 }
 console.log(`\n${lines.join("\n")}`);
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

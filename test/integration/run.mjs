@@ -306,9 +306,9 @@ function emptyExtension(run) {
 }
 
 /** Writes the results file: the counts, the figures the tests measured, and each window's own figures. */
-function finish(passed, failed, note, metrics = {}, windows = []) {
+function finish(passed, failed, note, metrics = {}, windows = [], failures = []) {
   if (note) console.error(note);
-  writeFileSync(results, JSON.stringify({ passed, failed, metrics, windows }));
+  writeFileSync(results, JSON.stringify({ passed, failed, metrics, windows, failures }));
   console.log(`integration tests in VS Code — ${passed} passed, ${failed} failed`);
 }
 
@@ -560,7 +560,8 @@ async function main() {
       .filter(Boolean)
       .join("; ") || undefined;
   const measured = phases.map((p) => p.metrics ?? {});
-  finish(sum("passed"), sum("failed"), note, Object.assign({}, ...measured), measured);
+  const failures = phases.flatMap((p) => p.failures ?? []);
+  finish(sum("passed"), sum("failed"), note, Object.assign({}, ...measured), measured, failures);
 }
 
 main()
