@@ -40,6 +40,8 @@ const ratios = results.windows.map((w) => (w.activate_ms + w.vscode_api_ms) / w.
 const figures = {
   activate_ms: median(of("activate_ms")).toFixed(2),
   activate_max_ms: Math.max(...of("activate_ms")).toFixed(2),
+  load_ms: median(of("load_ms")).toFixed(2),
+  call_ms: median(of("call_ms")).toFixed(2),
   vscode_api_ms: median(of("vscode_api_ms")).toFixed(2),
   empty_ms: median(of("empty_ms")).toFixed(2),
   activate_vs_empty: median(ratios).toFixed(1),

@@ -25,6 +25,8 @@ describe("Tandem in VS Code", () => {
     assert.ok(Number.isFinite(api.activationMs) && api.activationMs >= 0, `activationMs ${api.activationMs}`);
     metrics.activate_ms = api.activationMs;
     metrics.vscode_api_ms = api.vscodeApiMs;
+    metrics.load_ms = api.loadMs;
+    metrics.call_ms = api.callMs;
     // The empty extension, installed by the harness with the same activation event, timed with the same
     // clocks in the same window: the benchmark's baseline, so that a slower machine cannot hide a regression.
     const empty = vscode.extensions.getExtension<Timed>(EMPTY);
