@@ -1,5 +1,5 @@
 /** How each kind of item looks in the transcript. Each view updates itself in place when its row changes. */
-import { CUT_NOTICE, type Item } from "../src/protocol/rows";
+import { CUT_NOTICE, LIMIT_NOTES, RUN_NOTE, type Item } from "../src/protocol/rows";
 import { argsOrEmpty } from "../src/protocol/args";
 import { chipsOfOutput } from "../src/protocol/sources";
 import { UserView, askAgain, endsAnswer } from "./again";
@@ -326,9 +326,6 @@ class CallView implements ItemView {
   }
 }
 
-/** The names of an error item that says which limit ended a run (the core's Limit). */
-const LIMITS: readonly string[] = ["rounds", "tokens", "time", "repeats"];
-
 class ErrorView implements ItemView {
   readonly element = h("div", { class: "item error", role: "alert" });
 
@@ -340,14 +337,14 @@ class ErrorView implements ItemView {
   }
 
   update(item: Item): void {
-    if (item.name === "note") {
+    if (item.name === RUN_NOTE) {
       // Something the run said beside the model's words (a setting it could not apply): no failure.
       this.element.className = "item note";
       this.element.setAttribute("role", "status");
       this.element.replaceChildren(icon("info"), h("span", { class: "plain", text: item.text }));
       return;
     }
-    if (LIMITS.includes(item.name)) {
+    if (LIMIT_NOTES.includes(item.name)) {
       // A limit ended the run (the item is named after it): a note, not a failure, and Continue goes on.
       this.element.className = "item note limit";
       this.element.setAttribute("role", "status");

@@ -50,6 +50,20 @@ export type ItemKind =
 /** The name of an error item that is a notice: the model server cut a prompt without a word (its text says the fix). */
 export const CUT_NOTICE = "window";
 
+/** The names of an error item that says which limit ended a run (the core's `Limit`): a note, and Continue goes on. */
+export const LIMIT_NOTES: readonly string[] = ["rounds", "tokens", "time", "repeats"];
+
+/** The name of an error item that is something the run said beside the model's words (a setting it could not apply). */
+export const RUN_NOTE = "note";
+
+/** Whether an error item is a notice to the person (a note, a limit, a cut prompt), not a failure. */
+export function isNotice(item: { kind: string; name: string }): boolean {
+  return (
+    item.kind === "error" &&
+    (item.name === RUN_NOTE || item.name === CUT_NOTICE || LIMIT_NOTES.includes(item.name))
+  );
+}
+
 /** Tokens read (`cached` of them from the provider's cache) and written, and their cost in US dollars when known. */
 export interface Usage {
   input: number;

@@ -1,5 +1,6 @@
 /** A conversation written out for the person: Markdown to read, JSON to keep or process. */
 import type { Conversation, Item } from "../row-schemas";
+import { isNotice } from "../../protocol/rows";
 
 const FORMAT = 1;
 
@@ -35,7 +36,8 @@ export function exportMarkdown(chat: Conversation, items: readonly Item[]): stri
         out.push(`### Plan`, "", item.text, "");
         break;
       case "error":
-        out.push(`> **Error:** ${item.text}`, "");
+        // A limit that ended the run, a setting it could not apply, a cut prompt: said as notes.
+        out.push(`> **${isNotice(item) ? "Note" : "Error"}:** ${item.text}`, "");
         break;
       case "retry":
         out.push(`_Asked again${item.model ? ` (${item.model})` : ""}._`, "");

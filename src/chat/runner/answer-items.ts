@@ -6,6 +6,7 @@
 import { limitNote, type Limits } from "../../agent/limit-note";
 import type { Call, Limit, LimitCall, Piece } from "../../agent/types";
 import { argText, isRecord } from "../../protocol/args";
+import { RUN_NOTE } from "../../protocol/rows";
 import { item } from "../make";
 import type { Item, Kind, State, Usage } from "../row-schemas";
 import type { Store } from "../store";
@@ -104,7 +105,7 @@ export class Answer {
       case "retracted":
         return this.retract(piece.text);
       case "note":
-        this.note("error", piece.text, { name: "note" });
+        this.note("error", piece.text, { name: RUN_NOTE });
         return;
       case "call":
         return this.call(piece.call);

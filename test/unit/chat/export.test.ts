@@ -37,6 +37,16 @@ describe("exporting a conversation", () => {
     assert.match(md, /<summary>Tool x&lt;\/summary&gt;&lt;img src=y&gt; — done<\/summary>/);
   });
 
+  it("says a limit that ended the run or a setting the run could not apply as a note, and a failure as an error", () => {
+    const limit = { ...item("error", "This answer reached its limit of 3 rounds.", chat.id), name: "rounds" };
+    const note = { ...item("error", "The model ignores the temperature setting.", chat.id), name: "note" };
+    const failed = item("error", "The endpoint answered 500.", chat.id);
+    const md = exportMarkdown(chat, [limit, note, failed]);
+    assert.match(md, /> \*\*Note:\*\* This answer reached its limit of 3 rounds\./);
+    assert.match(md, /> \*\*Note:\*\* The model ignores the temperature setting\./);
+    assert.match(md, /> \*\*Error:\*\* The endpoint answered 500\./);
+  });
+
   it("writes JSON that reads back to the same rows", () => {
     const back = JSON.parse(exportJson(chat, [question, call, answer]));
     assert.equal(back.format, 1);
