@@ -293,13 +293,25 @@ class CallView implements ItemView {
     this.subagents.update(item.subagents);
     this.decision.replaceChildren();
     if (state === "approval") {
-      const decide = (yes: boolean, always: boolean) => () =>
-        this.panel.host.post({ type: "decide", item: item.id, yes, always });
-      // "Always allow" only where the question offers it, named by what it allows (this tool, a host, a rule).
+      const decide =
+        (yes: boolean, always: boolean, network = false) =>
+        () =>
+          this.panel.host.post({
+            type: "decide",
+            item: item.id,
+            yes,
+            always,
+            ...(network ? { network } : {}),
+          });
+      // "Always allow" only where the question offers it, named by what it allows (this tool, a host, a rule);
+      // "Allow with Network" only for a command that runs in the sandbox.
       const always = item.always;
       append(this.decision, [
         question(item),
         button("check", t("Allow"), decide(true, false), { showLabel: true, primary: true }),
+        item.network
+          ? button("globe", item.network, decide(true, false, true), { showLabel: true })
+          : undefined,
         always ? button("check-all", always, decide(true, true), { showLabel: true }) : undefined,
         button("close", t("Decline"), decide(false, false), { showLabel: true }),
       ]);

@@ -112,7 +112,7 @@ export function stopped(chat: string): Item {
 /** The call `c` as the person decided it: approved or declined (what its question offered goes with the question). */
 export function decided(c: Item, yes: boolean): Item {
   if (c.kind !== "call") throw new Error(`only a call is approved or declined, not a ${c.kind} item`);
-  const { always: _offered, ...call } = c;
+  const { always: _offered, network: _network, ...call } = c;
   return { ...call, state: yes ? "approved" : "declined" };
 }
 

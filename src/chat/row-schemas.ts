@@ -172,6 +172,11 @@ export const itemRow = z.strictObject({
    */
   always: z.optional(z.string()),
   /**
+   * On a command waiting for the person that runs in the sandbox: the label of "Allow with Network" (absent:
+   * not offered). Words only, as `always`: whether the network is let through is the judge's, for that line.
+   */
+  network: z.optional(z.string()),
+  /**
    * On a copy (a forked conversation's items): the item it copies, in the conversation where that item
    * was first written (a copy of a copy names the first original), so its checkpoints are found.
    */

@@ -312,8 +312,11 @@ export type PanelMessage =
   /** Shows, in the editor's diff, what changed in the files since the checkpoint of the message `item`. */
   | { type: "changesSince"; item: string }
   | { type: "stop"; chat: string }
-  /** A decision on the call item `item`; `always` lets the tool run without asking from now on. */
-  | { type: "decide"; item: string; yes: boolean; always: boolean }
+  /**
+   * A decision on the call item `item`; `always` lets the tool run without asking from now on; `network` lets
+   * this run of a sandboxed command reach the network (what the row's "Allow with Network" offers).
+   */
+  | { type: "decide"; item: string; yes: boolean; always: boolean; network?: boolean }
   | { type: "newChat" }
   | { type: "openChat"; chat: string }
   | { type: "rename"; chat: string; title: string }

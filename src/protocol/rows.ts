@@ -128,6 +128,8 @@ export interface Item {
   instructions?: InstructionNote[];
   /** On a call waiting for the person: the label of "Always allow" its question offers (absent: not offered). */
   always?: string;
+  /** On a command waiting for the person that runs sandboxed: the label of "Allow with Network" (absent: not offered). */
+  network?: string;
   /** On a copy (a forked conversation's items): the item it copies, where that item was first written. */
   copiedFrom?: { chat: string; item: string };
   /** On a message that started a prompt file (`/name`): its name and what it narrows the tools to. */

@@ -126,7 +126,15 @@ export const panelMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("restoreAnswer"), ask: id, yes: z.boolean() }).strict(),
   z.object({ type: z.literal("changesSince"), item: id }).strict(),
   z.object({ type: z.literal("stop"), chat: id }).strict(),
-  z.object({ type: z.literal("decide"), item: id, yes: z.boolean(), always: z.boolean() }).strict(),
+  z
+    .object({
+      type: z.literal("decide"),
+      item: id,
+      yes: z.boolean(),
+      always: z.boolean(),
+      network: z.optional(z.boolean()),
+    })
+    .strict(),
   z.object({ type: z.literal("newChat") }).strict(),
   z.object({ type: z.literal("openChat"), chat: id }).strict(),
   z.object({ type: z.literal("rename"), chat: id, title: z.string().max(500) }).strict(),

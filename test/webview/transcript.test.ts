@@ -182,6 +182,39 @@ describe("the transcript", () => {
     });
   });
 
+  it("offers 'Allow with Network' only as a sandboxed command's row names it, and sends it as the decision", async () => {
+    await panel.send({
+      type: "rows",
+      table: "items",
+      put: [
+        item("c1.107", "call", {
+          name: "run_command",
+          text: "Tandem wants to run run_command: npm install",
+          state: "approval",
+          network: "Allow with Network",
+          done: false,
+        }),
+      ],
+      delete: [],
+    });
+    const call = panel.page.locator('[data-item="c1.107"] .decision');
+    await call.getByRole("button", { name: "Allow with Network" }).waitFor();
+    await call.scrollIntoViewIfNeeded();
+    assert.deepEqual(await call.getByRole("button").allInnerTexts(), [
+      "Allow",
+      "Allow with Network",
+      "Decline",
+    ]);
+    await call.getByRole("button", { name: "Allow with Network" }).click();
+    assert.deepEqual((await panel.posted()).at(-1), {
+      type: "decide",
+      item: "c1.107",
+      yes: true,
+      always: false,
+      network: true,
+    });
+  });
+
   it("asks to allow or decline a call that waits for approval", async () => {
     const call = panel.page.locator('[data-item="c1.005"]');
     assert.match(await call.innerText(), /waiting for approval/);

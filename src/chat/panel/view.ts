@@ -145,7 +145,7 @@ export class PanelView {
         this.store.put("items", stopped(m.chat));
         return;
       case "decide":
-        return this.decide(m.item, m.yes ? (m.always ? "always" : true) : false);
+        return this.decide(m.item, !m.yes ? false : m.network ? "network" : m.always ? "always" : true);
       case "newChat":
         return this.openChat("");
       case "openChat":

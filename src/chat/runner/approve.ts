@@ -98,14 +98,15 @@ export class Waiting {
   }
 }
 
-/** The call `c` asking the person `question`: its words, and the label of "Always allow" where it is offered. */
+/** The call `c` asking the person `question`: its words, and the labels of "Always allow" and "Allow with Network" where offered. */
 function questioned(c: Item, question: Question): Item {
-  const { always: _before, ...call } = c;
+  const { always: _before, network: _offered, ...call } = c;
   return {
     ...call,
     state: "approval",
     text: question.text,
     ...(question.always ? { always: question.always } : {}),
+    ...(question.network ? { network: question.network } : {}),
   };
 }
 
