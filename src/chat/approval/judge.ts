@@ -333,13 +333,15 @@ export async function approveWith(
 ): Promise<{ judged: Judgement; yes: boolean | undefined }> {
   const judged = await judge(tool, input, rules);
   if (judged.verdict !== "ask") {
-    // A rule that carries the network lets this run of the line reach it.
-    if (judged.verdict === "allowed" && judged.command?.network) permitNetwork(judged.command.line);
+    // A rule that carries the network lets this run of the line reach it; one that does not, not.
+    if (judged.verdict === "allowed" && judged.command)
+      permitNetwork(judged.command.line, judged.command.network);
     return { judged, yes: judged.verdict === "allowed" };
   }
   const answer = await ask(questionOf(tool.name, judged), judged);
   if (answer === "always") grantTo(allowed, judged.always, rules);
-  if (answer === "network" && judged.command?.sandboxed) permitNetwork(judged.command.line);
+  if (judged.command && answer !== undefined && answer !== false)
+    permitNetwork(judged.command.line, answer === "network" && judged.command.sandboxed);
   return { judged, yes: answer === undefined ? undefined : answer !== false };
 }
 

@@ -205,9 +205,14 @@ const PERMIT_MS = 10 * 60_000;
 /** Command lines the person let reach the network, each until its next run (or until the permit lapses). */
 const permits = new Map<string, number>();
 
-/** Lets the next run of `command` reach the network: the person chose "Allow with network", or a rule that carries it allowed it. */
-export function permitNetwork(command: string): void {
-  permits.set(command, Date.now() + PERMIT_MS);
+/**
+ * Whether the next run of `command` may reach the network, as its latest approval said: yes when the person
+ * chose "Allow with network" or a rule that carries it allowed it; no otherwise, so that a permit whose run
+ * never came (the answer stopped first) does not pass to a later approval of the same line that gave none.
+ */
+export function permitNetwork(command: string, network = true): void {
+  if (network) permits.set(command, Date.now() + PERMIT_MS);
+  else permits.delete(command);
 }
 
 /** True (once) when the next run of `command` may reach the network. */

@@ -2,6 +2,7 @@
  * Attacks on the sandbox's promises: a command the person's rules allow (`node attack.js`, the
  * repository's own script) tries to write outside the workspace, into `.git/config`, a hook, a bare
  * git layout or `.vscode`, to read the person's `~/.ssh`, to connect to a server on the machine, to
+ * reach the network through a permit given to an earlier approval of its line whose run never came, to
  * leave a child running after stop, and to read the extension host's environment from `/proc`.
  * Each runs for real through run_command and its real processes: in bubblewrap (these attacks),
  * and plainly, where each must get through (test/unit/workspace/sandbox-attacks.test.ts), so a
@@ -13,7 +14,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Tool } from "../../../src/agent/types";
-import { judge } from "../../../src/chat/approval/judge";
+import { approveWith, judge } from "../../../src/chat/approval/judge";
 import { Jobs, spawnLine } from "../../../src/chat/workspace/background";
 import { runCommandTool, stopCommandTool } from "../../../src/chat/workspace/command";
 import type { Editor } from "../../../src/chat/workspace/editor";
@@ -149,28 +150,58 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-/** A command that connects to a server listening on 127.0.0.1: does the server hear it? */
-const connectOut: Breach = {
-  name: "an allowed command connects to a server on the machine (127.0.0.1) with no network allowed",
-  async tryIt(sandboxed) {
-    let heard = false;
-    const server = createServer((socket) => {
-      heard = true;
-      socket.end();
+/**
+ * A command that connects to a server listening on 127.0.0.1: does the server hear it? `before` runs
+ * first, in the command's workspace (approvals that came before this run).
+ */
+function connects(name: string, before?: (root: string) => Promise<void>): Breach {
+  return {
+    name,
+    async tryIt(sandboxed) {
+      let heard = false;
+      const server = createServer((socket) => {
+        heard = true;
+        socket.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as AddressInfo;
+      const script = `require("net").connect(${port}, "127.0.0.1").on("connect", function () { console.log("connected"); this.end(); }).on("error", (e) => console.log("no connection: " + e.code));`;
+      const root = workspace(script);
+      try {
+        await before?.(root);
+        const answer = await runIn(root, sandboxed);
+        return heard || answer.includes("\nconnected");
+      } finally {
+        server.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+const connectOut = connects(
+  "an allowed command connects to a server on the machine (127.0.0.1) with no network allowed",
+);
+
+/** The person chose "Allow with Network" for the line, but that run never came; the rule then allows it again. */
+const stalePermit = connects(
+  "an allowed command reaches the network through an 'Allow with Network' given to the same line whose run never came",
+  async (root) => {
+    const tool = runCommandTool({ root }, spawningEditor());
+    const input = JSON.stringify({ command: LINE });
+    const allowed = { tools: new Set<string>(), hosts: new Set<string>() };
+    const rules = (allow: string[]) => ({
+      tools: "",
+      approve: "",
+      always: new Set<string>(),
+      trusted: true,
+      root,
+      commands: { rules: () => ({ allow, deny: [] }), keep: async () => undefined },
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const script = `require("net").connect(${port}, "127.0.0.1").on("connect", function () { console.log("connected"); this.end(); }).on("error", (e) => console.log("no connection: " + e.code));`;
-    const root = workspace(script);
-    try {
-      const answer = await runIn(root, sandboxed);
-      return heard || answer.includes("\nconnected");
-    } finally {
-      server.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    await approveWith(tool, input, rules([]), allowed, async () => "network");
+    await approveWith(tool, input, rules([LINE]), allowed, async () => false);
   },
-};
+);
 
 /** A planted key in a home of the test's own: can the command print it? */
 const readSsh: Breach = {
@@ -269,6 +300,7 @@ export const BREACHES: Breach[] = [
   ),
   readSsh,
   connectOut,
+  stalePermit,
   outliveStop,
   parentEnvironment,
 ];

@@ -100,6 +100,22 @@ describe("command rules and the sandbox", () => {
     );
   });
 
+  it("gives a network permit whose run never came to no later approval of the same line that gave none", async () => {
+    const rules = rulesOf(ws.path, []);
+    const tool = runCommandTool({ root: ws.path }, spawningEditor());
+    const allowed = { tools: new Set<string>(), hosts: new Set<string>() };
+    // "Allow with Network", then the answer stopped before the command ran.
+    assert.equal((await approveWith(tool, input, rules, allowed, async () => "network")).yes, true);
+    // The same line again, allowed without the network: it runs without it.
+    const ran = await approvedRun(rules, true);
+    assert.match(ran, /Sandboxed: workspace writable, no network\./);
+    assert.match(ran, /no connection: ECONNREFUSED/);
+    // And a rule that allows the line but carries no network clears a permit left before it.
+    assert.equal((await approveWith(tool, input, rules, allowed, async () => "network")).yes, true);
+    const byRule = await approvedRun(rulesOf(ws.path, [LINE]), true);
+    assert.match(byRule, /no connection: ECONNREFUSED/);
+  });
+
   it("under tandem.localOnly, even 'Allow with Network' leaves the command without network", async () => {
     const ran = await approvedRun(rulesOf(ws.path, []), "network", true);
     assert.match(ran, /Sandboxed: workspace writable, no network\./);
