@@ -63,8 +63,11 @@ export interface Judgement {
   hidden: boolean;
   /** What "Always allow" would let by; undefined where it cannot apply (a command, a protected path). */
   always?: Grant;
-  /** For a command line: the line, whether the rules that allow it carry the network, and whether it runs sandboxed (only then is "Allow with network" offered). */
-  command?: { line: string; network: boolean; sandboxed: boolean };
+  /**
+   * For a command line: the line, whether the rules that allow it carry the network, whether it runs
+   * sandboxed, and whether the network may be let through at all (only then is "Allow with network" offered).
+   */
+  command?: { line: string; network: boolean; sandboxed: boolean; networkable: boolean };
 }
 
 /** The sandboxings whose absence the person was already told about in full (told once per machine's answer). */
@@ -149,6 +152,8 @@ export async function judge(
       network:
         ruled.verdict === "allowed" && ruled.rules.length > 0 && ruled.rules.every((r) => networked.has(r)),
       sandboxed: sandbox.kind !== "none",
+      // Under tandem.localOnly a command gets no network whatever is answered: none is offered.
+      networkable: sandbox.kind !== "none" && tool.noNetwork !== true,
     };
     // A rule's yes was not given to what the agent just wrote into the files the command runs.
     const changed = await unreviewedRun(tool, typeof args.command === "string" ? args.command : "", folders);
@@ -299,7 +304,7 @@ export function questionOf(name: string, judged: Judgement): Question {
         ? t("Allow {0} in This Conversation", judged.always.host)
         : t("Always Allow {0}", judged.always.commands.map((c) => `\`${c}\``).join(", "));
   const question: Question = { text, short, long, always };
-  if (judged.command?.sandboxed) question.network = t("Allow with Network");
+  if (judged.command?.networkable) question.network = t("Allow with Network");
   return question;
 }
 
@@ -341,7 +346,7 @@ export async function approveWith(
   const answer = await ask(questionOf(tool.name, judged), judged);
   if (answer === "always") grantTo(allowed, judged.always, rules);
   if (judged.command && answer !== undefined && answer !== false)
-    permitNetwork(judged.command.line, answer === "network" && judged.command.sandboxed);
+    permitNetwork(judged.command.line, answer === "network" && judged.command.networkable);
   return { judged, yes: answer === undefined ? undefined : answer !== false };
 }
 

@@ -94,6 +94,7 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
       reviewing(
         each("cwd", (w) => runCommandTool(w, editor, jobs, undefined, options.localOnly), folders[0]),
         unreviewed,
+        options.localOnly,
       ),
     );
     if (jobs) tools.push(readOutputTool(jobs), stopCommandTool(jobs));
@@ -101,7 +102,7 @@ export function workspaceTools(options: WorkspaceOptions): Tool[] {
   return tools;
 }
 
-/** `tool` telling its approval the files `unreviewed` lists (see unreviewed.ts). */
-function reviewing(tool: Tool, unreviewed: Unreviewed): Tool & Reviewing {
-  return { ...tool, unreviewed: () => unreviewed.list() };
+/** `tool` telling its approval the files `unreviewed` lists (see unreviewed.ts), and whether it stays offline. */
+function reviewing(tool: Tool, unreviewed: Unreviewed, offline = false): Tool & Reviewing {
+  return { ...tool, unreviewed: () => unreviewed.list(), ...(offline ? { noNetwork: true } : {}) };
 }

@@ -14,6 +14,8 @@ import { runsWorkspaceCode } from "./runs-code";
 /** What the approval reads of the tool it judges: the unreviewed files (absolute paths), when the tool can tell. */
 export interface Reviewing {
   unreviewed?(): Promise<readonly string[]>;
+  /** Its commands never reach the network (`tandem.localOnly`): "Allow with Network" is not offered. */
+  noNetwork?: boolean;
 }
 
 /** The files the agent wrote in one run that nobody reviewed, with the editor's pending changes. */

@@ -10,6 +10,8 @@ import { McpPlugin, onThisComputer } from "../../../src/chat/plugins/plugins";
 import type { Secrets } from "../../../src/chat/row-schemas";
 import { fetchPage, fetchPageTool, LOCAL_ONLY_PAGE } from "../../../src/chat/workspace/page";
 import { workspaceTools } from "../../../src/chat/workspace/tools";
+import { judge, questionOf } from "../../../src/chat/approval/judge";
+import { spawningEditor } from "../hostile/attacks-sandbox";
 import { answer, calling, openaiServer, type Received, type Reply } from "../../fixtures/openai-server";
 import { watchConnections } from "./connections";
 import { plainServer } from "./plugin-fixture";
@@ -51,6 +53,30 @@ describe("local only (tandem.localOnly): Tandem opens no connection but to the p
       assert.deepEqual(watch.attempts, []);
     } finally {
       watch.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("offers no 'Allow with Network' for the workspace's commands, where it would let nothing through", async () => {
+    const root = mkdtempSync(join(tmpdir(), "tandem-local-"));
+    try {
+      const rules = {
+        tools: "",
+        approve: "",
+        always: new Set<string>(),
+        trusted: true,
+        root,
+        sandbox: { kind: "bwrap", program: "/usr/bin/bwrap" } as const,
+      };
+      const question = async (localOnly: boolean) => {
+        const command = workspaceTools({ root, trusted: true, localOnly, editor: spawningEditor() }).find(
+          (t) => t.name === "run_command",
+        )!;
+        return questionOf("run_command", await judge(command, '{"command":"npm install"}', rules));
+      };
+      assert.equal((await question(false)).network, "Allow with Network");
+      assert.equal((await question(true)).network, undefined);
+    } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
