@@ -17,9 +17,16 @@ describe("the store killed at random moments", function () {
 
   it("keeps every message acknowledged as durable, 100 kills in a row", async () => {
     const result = await crashRounds(folder, 100, 4, stop.signal);
-    console.log(`BENCH store-crash kills=${result.kills} lost=${result.lost} acked=${result.acked}`);
+    console.log(
+      `BENCH store-crash kills=${result.kills} lost=${result.lost} acked=${result.acked} acked_mid_stream=${result.ackedMidStream}`,
+    );
     assert.equal(result.kills, 100);
-    assert.ok(result.acked > 50, `only ${result.acked} messages were acknowledged`);
+    // The kills are not all before the first write: every other round is killed once its child has
+    // acknowledged a message (how many more it acknowledges before the kill depends on the disk's speed).
+    assert.ok(
+      result.ackedMidStream >= 45,
+      `only ${result.ackedMidStream} of the 50 mid-stream rounds had a message acknowledged`,
+    );
     assert.deepEqual(result.missing, [], `lost with seed ${result.seed}`);
   });
 });
