@@ -11,9 +11,11 @@ describe("Tandem's exports to other extensions", () => {
     const api = await ext.activate();
     assert.deepEqual(Object.keys(api).sort(), [
       "activationMs",
+      "callMs",
       "conversations",
       "conversationsOpenMs",
       "execute",
+      "loadMs",
       "panelResolved",
       "participant",
       "pending",
