@@ -10,7 +10,7 @@ export { withSummary } from "../agent/condense";
 export { pricesFor } from "../chat/runner";
 export { probe, markdown, learned } from "../agent/probe";
 export { takesImages } from "../agent/vision";
-export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL } from "../chat/models";
+export { catalogue, placeOf, endpointOf, LOCAL_SERVERS, localBaseURL, localOnlyModel } from "../chat/models";
 export { Store } from "../chat/store";
 export { serveConversations } from "../chat/runner";
 export { AgentPlugins } from "../chat/plugins";

@@ -90,6 +90,7 @@ export class Models {
         maxInputTokens: m.maxInputTokens,
       })),
       local: settings().localServers ? LOCAL_SERVERS : [],
+      localOnly: settings().localOnly,
     });
     // An endpoint that names its models offers exactly those.
     const offered = rows.filter((row) => {
@@ -138,7 +139,7 @@ export class Models {
     const place = placeOf(wanted);
     if (place.where === "vscode") {
       const [chat] = await vscode.lm.selectChatModels({ vendor: place.vendor, id: place.model });
-      return chat && lmModel(chat);
+      return chat && editorModel(chat);
     }
     if (place.where === "local") {
       const server = LOCAL_SERVERS.find((s) => s.name === place.server);
@@ -176,4 +177,14 @@ export class Models {
     const prices = core().pricesFor(e.setting.prices, found.model);
     return prices ? { ...model, prices } : model;
   }
+}
+
+/**
+ * The editor's model `chat` (vscode.lm) as a core model; while the person works locally only, one whose
+ * every turn says why it is not used (VS Code may send its requests off this computer).
+ */
+export function editorModel(chat: vscode.LanguageModelChat): Model {
+  if (!settings().localOnly) return lmModel(chat);
+  const why = core().localOnlyModel(chat.name);
+  return { name: chat.name, turn: () => Promise.reject(new Error(why)) };
 }

@@ -5,8 +5,7 @@ import type { Call, Limit, LimitCall, Message, Model, Piece, Tool } from "../age
 import type { Decision, Question, Setting, Allowance } from "../chat/approval";
 import type { CommandRuleBook } from "../chat/workspace";
 import { argText } from "../protocol/args";
-import { lmModel } from "./lm-model";
-import { Models, VENDOR } from "./models";
+import { editorModel, Models, VENDOR } from "./models";
 import { settings } from "./settings";
 import { core } from "./core";
 import { chatReferences } from "./chat-references";
@@ -179,7 +178,7 @@ async function modelOf(
   chosen: vscode.LanguageModelChat | undefined,
 ): Promise<Model | undefined> {
   if (chosen?.vendor === VENDOR) return parts.models.resolve(chosen.id);
-  if (chosen) return lmModel(chosen);
+  if (chosen) return editorModel(chosen);
   return parts.models.resolve("");
 }
 

@@ -11,6 +11,7 @@ import { localChoices, LOCAL_SERVERS, PROBE_MS, type LocalServer } from "./local
 import { EDITOR_GROUP, ENDPOINT_GROUP } from "../make";
 import type { Choice } from "../row-schemas";
 import { reason } from "../../protocol/reason";
+import { t } from "../../protocol/l10n";
 
 export * from "./id";
 export * from "./local";
@@ -46,6 +47,11 @@ export interface CatalogueOptions {
   endpointMs?: number;
   /** How long a local probe may take (default 300 ms). */
   probeMs?: number;
+  /**
+   * The person works locally only (`tandem.localOnly`): the editor's models are left out, since where
+   * VS Code sends their requests is not known to be this computer (see `localOnlyModel`).
+   */
+  localOnly?: boolean;
 }
 
 /** The most models one endpoint lists (OpenRouter lists hundreds). */
@@ -150,10 +156,22 @@ export async function catalogue(options: CatalogueOptions = {}): Promise<Choice[
     Promise.all(endpoints.map((e, i) => endpointChoices(e, i, options.endpointMs ?? 3000))),
     localChoices(options.local ?? LOCAL_SERVERS, options.host ?? "127.0.0.1", options.probeMs ?? PROBE_MS),
   ]);
-  const rows = [...listed.flat(), ...local, ...editorChoices(options.editor ?? [])];
+  const editor = options.localOnly ? [] : editorChoices(options.editor ?? []);
+  const rows = [...listed.flat(), ...local, ...editor];
   // Two endpoints may share a name: the first keeps its models' ids.
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+}
+
+/**
+ * Why the editor's model `name` is not used while the person works locally only: VS Code sends its
+ * requests where its provider does (often another company's servers), not to one of the person's endpoints.
+ */
+export function localOnlyModel(name: string): string {
+  return t(
+    "Tandem works locally only (tandem.localOnly): the editor's model {0} is not used, because VS Code may send its requests off this computer. Choose one of your endpoints' models or a model server on this computer.",
+    name,
+  );
 }
 
 /** The endpoint and model an endpoint id names among ENDPOINTS, or undefined (another place). */

@@ -8,6 +8,7 @@ import {
   endpointOf,
   localBaseURL,
   localChoices,
+  localOnlyModel,
   placeOf,
   type EndpointSetting,
   type LocalServer,
@@ -277,6 +278,30 @@ describe("the catalogue", function () {
         assert.equal(choiceOf(row.id).group === row.group || row.group === "Team", true);
     } finally {
       await Promise.all([main.close(), second.close(), ollama.close()]);
+    }
+  });
+
+  it("leaves the editor's models out while the person works locally only, and says why one is not used", async () => {
+    const ollama = await site({ "/api/tags": { body: { models: [{ name: "qwen3:8b" }] } } });
+    const options = {
+      local: [{ name: "ollama", label: "Ollama", port: ollama.port }],
+      editor: [{ vendor: "copilot", id: "gpt-4o", name: "GPT-4o" }],
+    };
+    try {
+      assert.deepEqual(
+        (await catalogue(options)).map((r) => r.id),
+        ["local:ollama/qwen3:8b", "vscode:copilot/gpt-4o"],
+      );
+      assert.deepEqual(
+        (await catalogue({ ...options, localOnly: true })).map((r) => r.id),
+        ["local:ollama/qwen3:8b"],
+      );
+      assert.equal(
+        localOnlyModel("GPT-4o"),
+        "Tandem works locally only (tandem.localOnly): the editor's model GPT-4o is not used, because VS Code may send its requests off this computer. Choose one of your endpoints' models or a model server on this computer.",
+      );
+    } finally {
+      await ollama.close();
     }
   });
 
