@@ -7,8 +7,8 @@
  * protected folder is taken whole, not walked).
  */
 
-import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath } from "node:fs/promises";
+import { rmdirSync, type Dirent } from "node:fs";
+import { lstat, mkdir, readdir, readFile, realpath } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { protectedPart } from "./protected";
 import { within } from "./sandbox-home";
@@ -88,4 +88,70 @@ export async function protectedWithin(root: string, max = MAX_FOLDERS): Promise<
   }
   // Parents first: a folder's read-only mount must not cover one made inside it later.
   return { paths: [...found].sort((a, b) => a.length - b.length || a.localeCompare(b)), partial };
+}
+
+/**
+ * The protected folders a workspace folder may lack whose making would act outside the sandbox: a `.git`
+ * made at the root (with `core.fsmonitor` or hooks in its config) is opened by VS Code's git, which then runs
+ * them; a `.vscode` made there brings settings and tasks the editor reads. (A `.vscode` in a subfolder is
+ * read by nobody; a `.git` in one is not covered here: see the README's known limits.)
+ */
+export const HELD_WHEN_MISSING = [".git", ".vscode"];
+
+/** Placeholders held now, by path, with how many commands hold each. */
+const holders = new Map<string, number>();
+
+/**
+ * Holds the places of `HELD_WHEN_MISSING` that the folder `root` (a real path) lacks with an empty folder,
+ * which `protectedWithin` then finds and the sandbox mounts read-only, so a command can neither fill nor
+ * remove it. `release` takes each one away again once no command holds it and it is still empty (an empty
+ * `.git` or `.vscode` left by a crash means nothing to git or the editor).
+ */
+export async function holdMissing(root: string): Promise<{ release(): void }> {
+  const held: string[] = [];
+  for (const name of HELD_WHEN_MISSING) {
+    const path = join(root, name);
+    const count = holders.get(path);
+    if (count !== undefined) {
+      holders.set(path, count + 1);
+      held.push(path);
+      continue;
+    }
+    if (
+      await lstat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    if (
+      !(await mkdir(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    holders.set(path, 1);
+    held.push(path);
+  }
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      for (const path of held) {
+        const left = (holders.get(path) ?? 1) - 1;
+        if (left > 0) holders.set(path, left);
+        else {
+          holders.delete(path);
+          // At once, before the command's end is told: what it leaves is then the workspace as it was.
+          try {
+            rmdirSync(path);
+          } catch {
+            // Not empty (someone wrote in it outside the sandbox) or gone already: it stays as it is.
+          }
+        }
+      }
+    },
+  };
 }

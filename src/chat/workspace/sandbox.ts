@@ -16,7 +16,7 @@ import { t } from "../../protocol/l10n";
 import { homeConfig, secretsIn, within, type Hidden } from "./sandbox-home";
 import { bwrapArgs, LINUX_SOCKETS, selfTestArgs, type Confinement } from "./sandbox-linux";
 import { macProfile } from "./sandbox-mac";
-import { protectedWithin } from "./sandbox-protect";
+import { holdMissing, protectedWithin } from "./sandbox-protect";
 
 /** Whether commands can be sandboxed here: with which program, or why not. */
 export type Sandboxing =
@@ -169,6 +169,9 @@ export async function jailFor(s: Sandboxing, o: JailOptions): Promise<Jail> {
   const homes = o.homes ?? homesOf();
   const root = await realpath(o.root).catch(() => o.root);
   const cwd = await realpath(o.cwd).catch(() => o.cwd);
+  // bubblewrap mounts only what exists: a missing `.git` or `.vscode` is held by an empty folder (macOS
+  // denies the making of protected places by pattern).
+  const held = s.kind === "bwrap" ? await holdMissing(root) : undefined;
   const found = await protectedWithin(root);
   const c: Confinement = {
     writable: [root],
@@ -187,6 +190,7 @@ export async function jailFor(s: Sandboxing, o: JailOptions): Promise<Jail> {
       args: [...bwrapArgs(c), "--"],
       how,
       env: { TMPDIR: "/tmp" },
+      cleanup: () => held?.release(),
     };
   const tmp = await realpath(await mkdtemp(join(tmpdir(), "tandem-sandbox-")));
   return {

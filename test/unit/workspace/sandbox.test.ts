@@ -1,11 +1,25 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { spawnLine } from "../../../src/chat/workspace/background";
 import { decide, jailFor, probeBwrap, sandboxing, type Jail } from "../../../src/chat/workspace/sandbox";
 import { protectedWithin } from "../../../src/chat/workspace/sandbox-protect";
 import { outsideFolder } from "../hostile/attacks-sandbox";
 import { folder, write } from "./fixtures";
+
+/** Resolves once `check` is true, or fails after 5 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 5000; !check(); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+}
 
 /** Runs `command` in `cwd` under `jail` and answers its exit code and output. */
 function ran(command: string, cwd: string, jail: Jail): Promise<{ code: number | null; output: string }> {
@@ -65,6 +79,31 @@ describe("the sandbox (real bubblewrap)", () => {
     assert.equal(code, 3);
     assert.equal(readFileSync(join(ws.path, "made.txt"), "utf8"), "made\n");
     assert.equal(readFileSync(join(ws.path, "src/deep/y"), "utf8"), "x\n");
+  });
+
+  it("holds a missing .git and .vscode while commands run, and leaves the workspace as it was once the last ends", async () => {
+    const made = () => [".git", ".vscode"].filter((name) => existsSync(join(ws.path, name)));
+    const first = await jail();
+    const second = await jail();
+    assert.deepEqual(made(), [".git", ".vscode"], "held while the commands run");
+    const one = await ran(
+      "git init -q . ; mkdir -p .vscode/x ; echo {} > .vscode/settings.json",
+      ws.path,
+      first,
+    );
+    assert.match(one.output, /Read-only file system/);
+    // The second command still holds them after the first ended: it cannot make them either.
+    assert.deepEqual(made(), [".git", ".vscode"]);
+    assert.deepEqual(readdirSync(join(ws.path, ".git")), []);
+    const two = await ran("mkdir .git/hooks || rmdir .vscode || true", ws.path, second);
+    assert.match(two.output, /Read-only file system|busy/);
+    await until(() => made().length === 0, "the placeholders to go");
+    // A folder that has them keeps them as they are.
+    mkdirSync(join(ws.path, ".vscode"));
+    writeFileSync(join(ws.path, ".vscode", "settings.json"), "{}");
+    await ran("true", ws.path, await jail());
+    assert.equal(readFileSync(join(ws.path, ".vscode", "settings.json"), "utf8"), "{}");
+    assert.deepEqual(made(), [".vscode"]);
   });
 
   it("gives it a /tmp of its own: the host's /tmp is not seen, and what it writes there is gone", async () => {
