@@ -20,6 +20,12 @@ import { inGroup, PLUGINS_GROUP, VSCODE_GROUP } from "../chat/approval";
 export interface Opened {
   store: Store;
   runner: Runner;
+  /**
+   * Ends the runs going on (marked interrupted), the plugins, then writes what the store holds and closes
+   * it; once, however often it is called. Extension deactivation awaits it: VS Code gives a closing
+   * window's extensions a few seconds for it, and a store left to close on its own was cut off with them.
+   */
+  close(): Promise<void>;
 }
 
 /** The workspace folder the tools work in (the first one), if a folder is open. */
@@ -247,13 +253,12 @@ export async function openConversations(
   };
   const started = serveConversations(store, host);
   later.runner = started;
-  context.subscriptions.push({
-    dispose: () => {
-      void started
-        .close()
-        .then(() => plugins.close())
-        .then(() => store.close());
-    },
-  });
-  return { store, runner: started };
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= started
+      .close()
+      .then(() => plugins.close())
+      .then(() => store.close()));
+  context.subscriptions.push({ dispose: () => void close() });
+  return { store, runner: started, close };
 }

@@ -35,6 +35,9 @@ import { promptReader } from "./prompt-folders";
 /** When this bundle's code had loaded (VS Code may call `activate` a while later). */
 const codeLoaded = performance.now();
 
+/** What `deactivate` awaits: the conversations closed, their last writes on disk (set by `activate`). */
+let closing: () => Promise<void> = async () => undefined;
+
 /** Wires Tandem's parts into the editor. Nothing heavy is loaded here: parts load on first use. */
 export function activate(context: vscode.ExtensionContext) {
   const called = performance.now();
@@ -78,6 +81,9 @@ export function activate(context: vscode.ExtensionContext) {
       followCheckpoints(context, o.store, checkpoints);
       return o;
     }));
+  closing = async () => {
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  };
   const prompts = promptReader(context, () => pending.reviewed());
   const panel = registerPanel(context, {
     conversations,
@@ -206,4 +212,7 @@ async function timedOpen(...args: Parameters<typeof openConversations>): Promise
   return { o, ms: performance.now() - started };
 }
 
-export function deactivate() {}
+/** A closing window: the runs going on are marked interrupted and the store is written before the host ends. */
+export function deactivate(): Promise<void> {
+  return closing();
+}
