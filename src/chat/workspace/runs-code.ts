@@ -6,34 +6,42 @@
  */
 import { programName } from "./command-programs";
 
-/** Programs that run the code of the folder they run in, whatever their arguments. */
-const RUNNERS = new Set([
+/** Programs that run a workspace's tests (whatever their arguments, they run its code too). */
+export const TEST_RUNNERS: ReadonlySet<string> = new Set([
   "make",
-  "gmake",
-  "cmake",
-  "ctest",
-  "ninja",
-  "meson",
-  "bazel",
-  "bazelisk",
   "just",
   "task",
   "rake",
   "gradle",
   "gradlew",
   "mvn",
-  "mvnw",
-  "ant",
-  "sbt",
   "jest",
   "vitest",
   "mocha",
   "ava",
   "tap",
-  "jasmine",
   "karma",
   "playwright",
   "cypress",
+  "ctest",
+  "tox",
+  "nox",
+  "rspec",
+]);
+
+/** Programs that run the code of the folder they run in, whatever their arguments. */
+const RUNNERS = new Set([
+  ...TEST_RUNNERS,
+  "gmake",
+  "cmake",
+  "ninja",
+  "meson",
+  "bazel",
+  "bazelisk",
+  "mvnw",
+  "ant",
+  "sbt",
+  "jasmine",
   "nyc",
   "c8",
   "webpack",
@@ -59,8 +67,6 @@ const RUNNERS = new Set([
   "py",
   "pytest",
   "py.test",
-  "tox",
-  "nox",
   "pip",
   "pip3",
   "uv",
@@ -69,7 +75,6 @@ const RUNNERS = new Set([
   "pdm",
   "ruby",
   "bundle",
-  "rspec",
   "perl",
   "php",
   "phpunit",

@@ -9,7 +9,7 @@
  */
 import { basename, dirname, isAbsolute, relative, sep } from "node:path";
 import type { Editor } from "./editor";
-import { runsWorkspaceCode } from "./runs-code";
+import { runsWorkspaceCode, TEST_RUNNERS } from "./runs-code";
 
 /** What the approval reads of the tool it judges: the unreviewed files (absolute paths), when the tool can tell. */
 export interface Reviewing {
@@ -60,32 +60,8 @@ const TEST_FOLDERS = new Set(["test", "tests", "__tests__", "spec", "specs", "te
 const TEST_NAME =
   /(\.(test|spec)\.[cm]?[jt]sx?$|^test_.*\.py$|_test\.(py|go|rb|exs?)$|_spec\.rb$|tests?\.(java|kt|cs)$)/;
 
-/** Words of a command line that run tests (besides any word holding "test" or "spec"). */
-const TEST_WORDS = new Set([
-  "t",
-  "tst",
-  "check",
-  "ci",
-  "jest",
-  "vitest",
-  "mocha",
-  "ava",
-  "tap",
-  "karma",
-  "playwright",
-  "cypress",
-  "tox",
-  "nox",
-  "rspec",
-  "ctest",
-  "make",
-  "just",
-  "task",
-  "rake",
-  "gradle",
-  "gradlew",
-  "mvn",
-]);
+/** Words of a command line that run tests (besides any word holding "test" or "spec"): the test runners, and subcommands. */
+const TEST_WORDS = new Set([...TEST_RUNNERS, "t", "tst", "check", "ci"]);
 
 /** True when the file `path` defines what a build or test command runs. */
 export function definesCommands(path: string): boolean {
