@@ -82,7 +82,12 @@ export function activate(context: vscode.ExtensionContext) {
       return o;
     }));
   closing = async () => {
-    if (opened) await (await opened.catch(() => undefined))?.close();
+    if (!opened) return;
+    // Conversations that could not open have nothing to close (their failure was shown when they were opened).
+    const closed = opened.then((o) => o.close());
+    logged("closing the conversations", closed);
+    // Waited for whether it fails or not (a failure is logged above): the window's shutdown goes on either way.
+    await Promise.allSettled([closed]);
   };
   const prompts = promptReader(context, () => pending.reviewed());
   const panel = registerPanel(context, {
