@@ -283,11 +283,12 @@ function twoFolders(base) {
 }
 
 /**
- * The empty extension (test/fixtures/empty-extension), packed into RUN as a VSIX: installed beside Tandem
- * with the same activation event, it is the baseline Tandem's activation is measured against.
+ * A baseline extension of test/fixtures (`folder`), packed into RUN as a VSIX: installed beside Tandem with
+ * the same activation event, Tandem's activation is measured against it — the empty one always, the one that
+ * registers what Tandem registers when the benchmark opens its windows (TANDEM_WINDOWS).
  */
-function emptyExtension(run) {
-  const out = join(run, "empty-baseline.vsix");
+function baselineExtension(run, folder) {
+  const out = join(run, `${folder}.vsix`);
   const packed = spawnSync(
     process.execPath,
     [
@@ -299,9 +300,9 @@ function emptyExtension(run) {
       "-o",
       out,
     ],
-    { cwd: join(root, "test/fixtures/empty-extension"), stdio: "pipe", encoding: "utf8" },
+    { cwd: join(root, "test/fixtures", folder), stdio: "pipe", encoding: "utf8" },
   );
-  if (packed.status !== 0) throw new Error(`packing the empty extension failed:\n${packed.stderr}`);
+  if (packed.status !== 0) throw new Error(`packing ${folder} failed:\n${packed.stderr}`);
   return out;
 }
 
@@ -401,7 +402,8 @@ async function main() {
   const workspace = join(run, "workspace");
   cpSync(join(root, "test/integration/workspace"), workspace, { recursive: true });
   installVsix(vsix, dirs);
-  installVsix(emptyExtension(run), dirs);
+  installVsix(baselineExtension(run, "empty-extension"), dirs);
+  if (process.env.TANDEM_WINDOWS) installVsix(baselineExtension(run, "registering-extension"), dirs);
   const installed = readdirSync(dirs.extensions).find((d) => d.startsWith("tandem-dev.tandem-"));
   if (!installed) throw new Error("the VSIX did not install");
   const extensionPath = join(dirs.extensions, installed);
