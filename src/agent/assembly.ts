@@ -30,6 +30,8 @@ export class Assembly {
   shown = false;
   /** Whether `each` asked to stop. */
   halted = false;
+  /** Why the server said the answer ended (its last `finish_reason`), if it did. */
+  finish?: string;
   /** The field the reasoning came in (the first, when a server sends several). */
   field?: ReasoningField;
   /**
@@ -69,6 +71,8 @@ export class Assembly {
       this.counted = chunk.usage.completion_tokens !== undefined;
       this.cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? this.cached;
     }
+    const reason = chunk.choices?.[0]?.finish_reason;
+    if (reason) this.finish = reason;
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) return !this.halted;
     const extras = delta as Extras;
@@ -128,6 +132,7 @@ export class Assembly {
       input: this.input,
       window,
       ...(this.cached ? { cached: this.cached } : {}),
+      ...(this.finish ? { finish: this.finish } : {}),
     };
   }
 

@@ -200,7 +200,8 @@ export function served(
         // A turn cut short says nothing of whether the template opens <think>.
         const whole = !assembly.halted && !request.signal?.aborted;
         if (held) {
-          const turn = held.read(assembly.turn(window), names, !whole);
+          // JSON cut off at the answer's token limit is read as far as it goes: no call comes of it.
+          const turn = held.read(assembly.turn(window), names, !whole || assembly.finish === "length");
           // What the endpoint did with the format is learned (a run may try it before any check).
           learn(facts, key, { jsonSchema: !held.ignored });
           return turn;

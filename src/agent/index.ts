@@ -23,5 +23,5 @@ export {
   type TokenField,
 } from "./facts";
 export { openaiReasoning, takesTopK } from "./sampling";
-export { FINAL_TOKENS } from "./run";
+export { FINAL_TOKENS, CUT_OFF_CALL } from "./run";
 export { limitNote, CONTINUE, type Limits } from "./limit-note";

@@ -36,6 +36,10 @@ export function limitNote(limit: Limit, limits: Limits, call?: LimitCall): strin
     }
     case "time":
       return t("Stopped: the time limit of {0} was reached.", duration(limits.maxMs));
+    case "output":
+      return t(
+        "Stopped: the answer reached the model's output limit (its most tokens per answer) and was cut off.",
+      );
     case "repeats":
       if (!call) return t("Stopped: the model made the same failing tool call three times.");
       return t(

@@ -4,6 +4,7 @@ import { condensedTurn } from "./condense-turn";
 import { HALTED, perform, reason, type Outcome } from "./perform";
 import { Repeats } from "./repeats";
 import { ignoredNote } from "./sampling";
+import { readArgs } from "../protocol/args";
 import {
   READ_FILE,
   type Agent,
@@ -252,10 +253,21 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       if (turn.window) a.window = turn.window;
       tokens += turn.tokens;
       const calls = answer ? [] : turn.calls;
-      a.history.push(assistant(turn, calls));
+      // An answer the server cut off at its token limit: its calls whose arguments were cut do not run
+      // (and keep no broken JSON in the history, which some servers' templates refuse to read back).
+      const outOfTokens = turn.finish === "length";
+      const cutOff = new Set(outOfTokens ? calls.filter((c) => !readArgs(c.arguments).ok) : []);
+      a.history.push(
+        assistant(
+          turn,
+          calls.map((c) => (cutOff.has(c) ? { ...c, arguments: "{}" } : c)),
+        ),
+      );
       if (turn.text) written.push(turn.text);
       if (stopped()) return stop(calls);
       if (calls.length === 0) {
+        // Cut off mid-answer: the run stops there, saying so, and Continue lets the model go on.
+        if (outOfTokens && !extra && !answer) return stop([], "output");
         if (!extra || answer) return end({ kind: "done", text: turn.text, limit });
         if (extra.wrote(turn.text)) return end({ kind: "done", text: turn.text });
         a.history.push({ role: "user", text: extra.nudge });
@@ -267,10 +279,12 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
         const budget = a.maxMs > 0 ? Math.max(1, a.maxMs - (Date.now() - started)) : Number.MAX_SAFE_INTEGER;
         const outcomes: Outcome[] = await Promise.all(
           calls.map((call) =>
-            perform(a, tools, call, halt.signal, budget, (piece) => {
-              show(piece);
-              stopped();
-            }),
+            cutOff.has(call)
+              ? notRun(call, show)
+              : perform(a, tools, call, halt.signal, budget, (piece) => {
+                  show(piece);
+                  stopped();
+                }),
           ),
         );
         calls.forEach((call, i) =>
@@ -300,6 +314,18 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     // What a tool left running (a dev server, a watcher) ends with the run that started it.
     for (const t of a.tools) t.close?.();
   }
+}
+
+/** What the model and the person read of a call cut off at the answer's token limit (it was not run). */
+export const CUT_OFF_CALL =
+  "This call was cut off: the answer reached the model's output limit (its most tokens per answer) while " +
+  "writing the call's arguments, so the call did not run. Make smaller calls instead: write a long file in " +
+  "parts (its start first, then the rest in further edits).";
+
+/** The outcome of a call cut off at the answer's token limit: shown as failed, never approved nor run. */
+async function notRun(call: Call, show: (piece: Piece) => void): Promise<Outcome> {
+  show({ kind: "failed", call, text: CUT_OFF_CALL });
+  return { text: CUT_OFF_CALL, failed: true, halted: false };
 }
 
 function assistant(turn: Turn, calls: Call[]): Message {
@@ -334,5 +360,6 @@ function limitName(limit: Limit): string {
     tokens: "limit of tokens",
     time: "time limit",
     repeats: "limit of repeated failing calls",
+    output: "output limit of one answer",
   }[limit];
 }

@@ -20,10 +20,11 @@ export type Message =
   | { role: "tool"; call: string; name?: string; text: string };
 
 /**
- * Why a limit ended a run: its rounds, tokens or time, or "repeats": the model made the same
- * failing call (the same tool, arguments and error) three times in a row.
+ * Why a limit ended a run: its rounds, tokens or time; "repeats": the model made the same failing
+ * call (the same tool, arguments and error) three times in a row; "output": the model's answer
+ * reached the tokens the server lets one answer have (`max_tokens`, or its own cap) and was cut off.
  */
-export type Limit = "rounds" | "tokens" | "time" | "repeats";
+export type Limit = "rounds" | "tokens" | "time" | "repeats" | "output";
 
 /** The call a limit ended the run at: one cut while its arguments streamed, or the failing call repeated (with its error). */
 export interface LimitCall {
@@ -104,6 +105,11 @@ export interface Turn {
   cached?: number;
   /** The server cut the prompt without a word: it read `held` of about `sent` tokens (cut.ts). */
   cut?: Cut;
+  /**
+   * Why the answer ended, as the server said (`stop`, `length`, `tool_calls`…); absent when it said
+   * nothing. "length": it reached the tokens one answer may have and was cut off there.
+   */
+  finish?: string;
 }
 
 /**

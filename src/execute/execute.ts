@@ -14,6 +14,7 @@ import {
 } from "./schema";
 import { check, type Problem } from "./validation";
 import { reason } from "../protocol/reason";
+import { readArgs } from "../protocol/args";
 
 /** Where `execute` finds its models. */
 export interface ExecuteConfig {
@@ -63,6 +64,15 @@ export async function execute(body: unknown, config: ExecuteConfig, signal?: Abo
   }
   // A turn that was stopped may end quietly with what it had: it is not the model's answer.
   if (signal?.aborted) return { status: 503, body: { detail: "The request was cancelled." } };
+  // A call cut off at the model's output limit is not one the client could run: its arguments are half JSON.
+  const first = turn.calls[0];
+  if (first && turn.finish === "length" && !readArgs(first.arguments).ok)
+    return {
+      status: 502,
+      body: {
+        detail: `The model's answer was cut off at its output limit while it wrote a call of ${first.name}: raise the model's max tokens or ask for less at once.`,
+      },
+    };
   return { status: 200, body: toResponse(turn) };
 }
 

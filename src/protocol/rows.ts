@@ -51,7 +51,7 @@ export type ItemKind =
 export const CUT_NOTICE = "window";
 
 /** The names of an error item that says which limit ended a run (the core's `Limit`): a note, and Continue goes on. */
-export const LIMIT_NOTES: readonly string[] = ["rounds", "tokens", "time", "repeats"];
+export const LIMIT_NOTES: readonly string[] = ["rounds", "tokens", "time", "repeats", "output"];
 
 /** The name of an error item that is something the run said beside the model's words (a setting it could not apply). */
 export const RUN_NOTE = "note";

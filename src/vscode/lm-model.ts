@@ -150,6 +150,8 @@ export function lmModel(chat: vscode.LanguageModelChat): Model {
           tokens: await count(text),
           input,
           window: chat.maxInputTokens,
+          // Cut off at the answer's token cap, which is applied here: the run says so, as a server's would.
+          ...(written >= cap ? { finish: "length" } : {}),
         };
       } finally {
         request.signal?.removeEventListener("abort", abort);

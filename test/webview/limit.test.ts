@@ -40,7 +40,7 @@ describe("a run a limit ended", () => {
     });
   });
 
-  it("shows the same failing call a limit ended as a note with Continue, and a note of settings with no button", async () => {
+  it("shows the same failing call a limit ended, and an answer cut off at the output limit, as notes with Continue, and a note of settings with no button", async () => {
     const panel = await panels.open();
     await panel.send(
       snapshot(),
@@ -58,6 +58,10 @@ describe("a run a limit ended", () => {
             name: "repeats",
             text: "Stopped: the model called read_file three times with the same arguments and got the same error each time: gone",
           }),
+          item("c1.001.0002", "error", {
+            name: "output",
+            text: "Stopped: the answer reached the model's output limit (its most tokens per answer) and was cut off.",
+          }),
         ],
         delete: [],
       },
@@ -70,5 +74,10 @@ describe("a run a limit ended", () => {
     assert.equal(await repeats.getAttribute("role"), "status");
     assert.equal(await repeats.getByRole("button", { name: "Continue" }).count(), 1);
     assert.equal(await repeats.getByRole("button", { name: "Retry" }).count(), 0);
+    // An answer cut off at the model's output limit goes on from where it stopped.
+    const cut = panel.page.locator('[data-item="c1.001.0002"]');
+    assert.equal(await cut.getAttribute("role"), "status");
+    assert.match(await cut.innerText(), /cut off\./);
+    assert.equal(await cut.getByRole("button", { name: "Continue" }).count(), 1);
   });
 });

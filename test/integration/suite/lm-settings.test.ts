@@ -69,5 +69,19 @@ describe("the settings a model of VS Code's cannot take", () => {
       () => true,
     );
     assert.ok(turn.text.length <= 60, `cut near 10 tokens, not ${turn.text.length} characters`);
+    // Cut off at the cap: the run says so, as it does when a server cuts an answer off.
+    assert.equal(turn.finish, "length");
+    server.script(answer("Short.", { size: 3 }));
+    const whole = await lmModel(chat).turn(
+      {
+        instructions: "",
+        messages: [{ role: "user", text: "go" }],
+        tools: [],
+        answer: true,
+        parameters: { maxTokens: 10 },
+      },
+      () => true,
+    );
+    assert.deepEqual([whole.text, whole.finish], ["Short.", undefined]);
   });
 });

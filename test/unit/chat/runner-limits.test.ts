@@ -52,4 +52,40 @@ describe("chat runner: a run a limit ended", () => {
     const note = answerOf(b.store, chat, user.id).find((i) => i.kind === "error");
     assert.deepEqual([note?.name, note?.text], ["time", "Stopped: the time limit of 1 second was reached."]);
   });
+
+  it("says the answer was cut off at the model's output limit, after the half it wrote", async () => {
+    // A server that ends the answer at its most tokens per answer says "length".
+    const short = {
+      name: "short",
+      turn: async (_request: unknown, each: (piece: { kind: "text"; text: string }) => unknown) => {
+        each({ kind: "text", text: "The start of a long" });
+        return {
+          text: "The start of a long",
+          reasoning: "",
+          calls: [],
+          details: [],
+          tokens: 5,
+          input: 9,
+          window: 0,
+          finish: "length",
+        };
+      },
+    };
+    b = await bench(hostOf({ default: short }));
+    const chat = b.chat();
+    const user = asked("Tell me everything", chat);
+    await b.store.putDurable("items", user);
+    await answered(b.store, user.id);
+    assert.deepEqual(
+      answerOf(b.store, chat, user.id).map((i) => [i.kind, i.kind === "error" ? i.name : "", i.text]),
+      [
+        ["text", "", "The start of a long"],
+        [
+          "error",
+          "output",
+          "Stopped: the answer reached the model's output limit (its most tokens per answer) and was cut off.",
+        ],
+      ],
+    );
+  });
 });

@@ -14,9 +14,12 @@ import {
 import {
   answer,
   calling,
+  finish,
   httpError,
   openaiServer,
   stall,
+  text,
+  toolCall,
   type FixtureServer,
 } from "../../fixtures/openai-server";
 
@@ -180,6 +183,24 @@ describe("execute: round trips with the openai SDK against the fixture server", 
     assert.deepEqual(body, {
       action: "tool_request",
       context: { content: null, tool_request: { name: "get_weather", arguments: '{"city": "São Paulo"}' } },
+    });
+  });
+
+  it("answers a call cut off at the model's output limit with 502, not half its JSON", async () => {
+    fixture.script({
+      events: [...toolCall(0, "call_x", "get_weather", '{"city": "São Pa', 4), finish("length")],
+    });
+    const { status, body } = await call(server, question("Weather?"));
+    assert.equal(status, 502);
+    assert.equal(
+      body.detail,
+      "The model's answer was cut off at its output limit while it wrote a call of get_weather: raise the model's max tokens or ask for less at once.",
+    );
+    // Content cut off is still the model's answer: the API has no field to say more.
+    fixture.script({ events: [...text("Half of it", 3), finish("length")] });
+    assert.deepEqual((await call(server, question("Weather?"))).body, {
+      action: "content",
+      context: { content: "Half of it", tool_request: null },
     });
   });
 
