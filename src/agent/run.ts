@@ -5,6 +5,7 @@ import { HALTED, perform, reason, type Outcome } from "./perform";
 import { Repeats } from "./repeats";
 import { ignoredNote } from "./sampling";
 import { readArgs } from "../protocol/args";
+import { t } from "../protocol/l10n";
 import {
   READ_FILE,
   type Agent,
@@ -256,6 +257,8 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
       // An answer the server cut off at its token limit: its calls whose arguments were cut do not run
       // (and keep no broken JSON in the history, which some servers' templates refuse to read back).
       const outOfTokens = turn.finish === "length";
+      // The provider's filter ended the answer: what came is kept, and the person is told why it stops there.
+      if (turn.finish === "content_filter") show({ kind: "note", text: filteredNote(a.model.name) });
       const cutOff = new Set(outOfTokens ? calls.filter((c) => !readArgs(c.arguments).ok) : []);
       a.history.push(
         assistant(
@@ -314,6 +317,11 @@ export async function loop(a: Agent, prompt: string, options: RunOptions, extra?
     // What a tool left running (a dev server, a watcher) ends with the run that started it.
     for (const t of a.tools) t.close?.();
   }
+}
+
+/** What the person reads when the model's provider filtered the answer off. */
+export function filteredNote(model: string): string {
+  return t("The provider of {0} ended the answer here with its content filter.", model);
 }
 
 /** What the model and the person read of a call cut off at the answer's token limit (it was not run). */

@@ -62,6 +62,17 @@ describe("agent: an answer cut off at the model's output limit", () => {
     assert.ok(LIMIT_NOTES.includes("output"));
   });
 
+  it("an answer the provider's content filter ended says so beside what came", async () => {
+    server.script({ events: [...text("Part of an answ", 4), finish("content_filter")] });
+    const { answer: out, pieces } = await collect(agent(model), "hi");
+    assert.equal(out, "Part of an answ");
+    assert.deepEqual(
+      pieces.filter((p) => p.kind === "note"),
+      [{ kind: "note", text: "The provider of m1 ended the answer here with its content filter." }],
+    );
+    assert.deepEqual(pieces.at(-1), { kind: "done", text: out, limit: undefined });
+  });
+
   it("an answer that ends as it should is done, as before", async () => {
     server.script({ events: [...text("All of it.", 3), finish("stop"), usage(10, 4)] });
     const { pieces } = await collect(agent(model), "hi");
