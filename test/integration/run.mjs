@@ -283,11 +283,12 @@ function twoFolders(base) {
 }
 
 /**
- * A baseline extension of test/fixtures (`folder`), packed into RUN as a VSIX: installed beside Tandem with
- * the same activation event, Tandem's activation is measured against it — the empty one always, the one that
- * registers what Tandem registers when the benchmark opens its windows (TANDEM_WINDOWS).
+ * An extension of test/fixtures (`folder`), packed into RUN as a VSIX to install beside Tandem: the baselines
+ * Tandem's activation is measured against with the same activation event — the empty one always, the one that
+ * registers what Tandem registers when the benchmark opens its windows (TANDEM_WINDOWS) — and the model of
+ * another extension's that the local-only tests choose.
  */
-function baselineExtension(run, folder) {
+function fixtureExtension(run, folder) {
   const out = join(run, `${folder}.vsix`);
   const packed = spawnSync(
     process.execPath,
@@ -402,8 +403,10 @@ async function main() {
   const workspace = join(run, "workspace");
   cpSync(join(root, "test/integration/workspace"), workspace, { recursive: true });
   installVsix(vsix, dirs);
-  installVsix(baselineExtension(run, "empty-extension"), dirs);
-  if (process.env.TANDEM_WINDOWS) installVsix(baselineExtension(run, "registering-extension"), dirs);
+  installVsix(fixtureExtension(run, "empty-extension"), dirs);
+  // A model of another extension's in vscode.lm, as Copilot's are (local-only.test).
+  installVsix(fixtureExtension(run, "elsewhere-extension"), dirs);
+  if (process.env.TANDEM_WINDOWS) installVsix(fixtureExtension(run, "registering-extension"), dirs);
   const installed = readdirSync(dirs.extensions).find((d) => d.startsWith("tandem-dev.tandem-"));
   if (!installed) throw new Error("the VSIX did not install");
   const extensionPath = join(dirs.extensions, installed);

@@ -43,6 +43,7 @@ export async function run(): Promise<void> {
     await import("./learned.test");
     await import("./images.test");
     await import("./lm-settings.test");
+    await import("./local-only.test");
     await import("./restore.test");
     await import("./chat-restore.test");
     await import("./again.test");
